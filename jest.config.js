@@ -1,0 +1,45 @@
+/**
+ * One jest run for the whole monorepo: unit specs sit beside the code (src/**\/*.spec.ts), integration
+ * and e2e tests under each workspace's test/ folder. Global setup (packages/testing) makes sure
+ * Postgres and Redis answer and starts the Kafka wire-protocol test broker once for the run.
+ */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+  },
+];
+const shared = {
+  transform: { '^.+\\.ts$': swc },
+  testEnvironment: 'node',
+  moduleFileExtensions: ['ts', 'js', 'json'],
+};
+const workspaceDirs = { '^@unigate/(contracts|proto|providers|platform|testing)$': '<rootDir>/packages/$1/src',
+  '^@unigate/(edge|chat|billing|catalog|media|video|upstream-sim|standalone)$': '<rootDir>/apps/$1/src' };
+
+module.exports = {
+  globalSetup: '<rootDir>/packages/testing/jest/global-setup.js',
+  globalTeardown: '<rootDir>/packages/testing/jest/global-teardown.js',
+  testTimeout: 60000,
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      rootDir: __dirname,
+      moduleNameMapper: workspaceDirs,
+      testMatch: ['<rootDir>/{apps,packages}/*/src/**/*.spec.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'integration',
+      rootDir: __dirname,
+      moduleNameMapper: workspaceDirs,
+      testMatch: ['<rootDir>/{apps,packages}/*/test/**/*.test.ts'],
+    },
+  ],
+};

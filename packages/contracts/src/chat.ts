@@ -1,0 +1,165 @@
+/**
+ * POST /v1/chat/completions — the request schema (SPEC.md §2.1, §2.2) and the response/chunk types
+ * (reference/openai.md). Unknown top-level fields pass through to the upstream untouched.
+ */
+import { z } from 'zod';
+
+const textBlock = z.object({ type: z.literal('text'), text: z.string() });
+const imageBlock = z.object({
+  type: z.literal('image_url'),
+  image_url: z.object({ url: z.string().min(1), detail: z.string().optional() }),
+});
+
+export const contentBlockSchema = z.discriminatedUnion('type', [textBlock, imageBlock], {
+  error: (iss) =>
+    iss.code === 'invalid_union' ? 'content block type must be one of: text, image_url' : undefined,
+});
+
+const toolCallSchema = z.looseObject({
+  id: z.string(),
+  type: z.literal('function'),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+});
+
+export const chatMessageSchema = z
+  .looseObject({
+    role: z.enum(['system', 'user', 'assistant', 'tool'], {
+      error: 'role must be one of: system, user, assistant, tool',
+    }),
+    content: z.union([z.string(), z.array(contentBlockSchema), z.null()]).optional(),
+    name: z.string().optional(),
+    tool_call_id: z.string().min(1).optional(),
+    tool_calls: z.array(toolCallSchema).optional(),
+  })
+  .superRefine((m, ctx) => {
+    const hasToolCalls = m.role === 'assistant' && (m.tool_calls?.length ?? 0) > 0;
+    if ((m.content === undefined || m.content === null) && !hasToolCalls) {
+      ctx.addIssue({ code: 'custom', path: ['content'], message: 'content is required (a string or an array of blocks)' });
+    }
+    if (m.role === 'tool' && !m.tool_call_id) {
+      ctx.addIssue({ code: 'custom', path: ['tool_call_id'], message: 'tool_call_id is required for messages with role tool' });
+    }
+  });
+
+const functionToolSchema = z.looseObject({
+  type: z.literal('function'),
+  function: z.looseObject({
+    name: z.string().min(1),
+    description: z.string().optional(),
+    parameters: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
+
+const toolChoiceSchema = z.union([
+  z.enum(['auto', 'none', 'required']),
+  z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }) }),
+]);
+
+const responseFormatSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text') }),
+  z.object({ type: z.literal('json_object') }),
+  z.object({
+    type: z.literal('json_schema'),
+    json_schema: z.looseObject({ name: z.string().optional(), schema: z.record(z.string(), z.unknown()).optional() }),
+  }),
+]);
+
+const range = (min: number, max: number, field: string) =>
+  z.number({ error: `${field} must be a number` }).min(min, `${field} must be between ${min} and ${max}`).max(max, `${field} must be between ${min} and ${max}`);
+
+const positiveInt = (field: string) =>
+  z.number({ error: `${field} must be a positive integer` }).int(`${field} must be a positive integer`).positive(`${field} must be a positive integer`);
+
+export const chatCompletionRequestSchema = z.looseObject({
+  model: z.string({ error: 'model is required' }).min(1, 'model is required'),
+  messages: z.array(chatMessageSchema, { error: 'messages must be an array of message objects' }).min(1, 'messages must not be empty'),
+  temperature: range(0, 2, 'temperature').optional(),
+  top_p: range(0, 1, 'top_p').optional(),
+  max_tokens: positiveInt('max_tokens').optional(),
+  max_completion_tokens: positiveInt('max_completion_tokens').optional(),
+  n: positiveInt('n').optional(),
+  stream: z.boolean({ error: 'stream must be a boolean' }).optional(),
+  stream_options: z.object({ include_usage: z.boolean().optional() }).nullable().optional(),
+  stop: z
+    .union([z.string(), z.array(z.string()).max(4, 'stop may hold at most 4 sequences')], {
+      error: 'stop must be a string or an array of at most 4 strings',
+    })
+    .nullable()
+    .optional(),
+  presence_penalty: range(-2, 2, 'presence_penalty').optional(),
+  frequency_penalty: range(-2, 2, 'frequency_penalty').optional(),
+  tools: z.array(functionToolSchema).optional(),
+  tool_choice: toolChoiceSchema.optional(),
+  response_format: responseFormatSchema.optional(),
+  user: z.string().optional(),
+  seed: z.number().int().optional(),
+  reasoning_effort: z.string().optional(),
+});
+
+export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+export type ChatContentBlock = z.infer<typeof contentBlockSchema>;
+
+export interface ChatUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details?: { cached_tokens?: number; audio_tokens?: number };
+  completion_tokens_details?: { reasoning_tokens?: number };
+}
+
+export interface ChatToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call';
+
+export interface ChatCompletionResponse {
+  id: string;
+  object: 'chat.completion';
+  created: number;
+  model: string;
+  choices: Array<{
+    index: number;
+    message: {
+      role: 'assistant';
+      content: string | null;
+      reasoning_content?: string;
+      tool_calls?: ChatToolCall[];
+      refusal?: string | null;
+    };
+    finish_reason: FinishReason | null;
+    logprobs?: null;
+  }>;
+  usage: ChatUsage;
+  system_fingerprint?: string;
+}
+
+export interface ChatToolCallDelta {
+  index: number;
+  id?: string;
+  type?: 'function';
+  function?: { name?: string; arguments?: string };
+}
+
+export interface ChatCompletionChunk {
+  id: string;
+  object: 'chat.completion.chunk';
+  created: number;
+  model: string;
+  choices: Array<{
+    index: number;
+    delta: { role?: 'assistant'; content?: string | null; reasoning_content?: string; tool_calls?: ChatToolCallDelta[] };
+    logprobs?: null;
+    finish_reason: FinishReason | null;
+  }>;
+  usage?: ChatUsage | null;
+  system_fingerprint?: string;
+}
+
+/** Upper bound of output tokens the request allows (for the worst-case hold). */
+export function requestedMaxTokens(req: Pick<ChatCompletionRequest, 'max_tokens' | 'max_completion_tokens'>): number | undefined {
+  return req.max_completion_tokens ?? req.max_tokens;
+}

@@ -1,0 +1,172 @@
+/**
+ * Typed gateway errors. Every failure that reaches a client is one of these values; one renderer per
+ * transport turns it into the body shape SPEC.md §7 / DESIGN.md §5 prescribe for the endpoint.
+ */
+export type ErrorShape = 'A' | 'B' | 'anthropic';
+
+export interface GatewayErrorInit {
+  status: number;
+  code: string;
+  message: string;
+  /** OpenAI-style `type` (Shape B). Defaults from the status. */
+  type?: string;
+  param?: string | null;
+  /** Safe to retry against another upstream channel (only before the first byte reached the client). */
+  retryable?: boolean;
+  /** Seconds, rendered as a Retry-After header. */
+  retryAfter?: number;
+}
+
+const DEFAULT_TYPE: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'invalid_request_error',
+  402: 'insufficient_quota',
+  403: 'permission_error',
+  404: 'invalid_request_error',
+  413: 'invalid_request_error',
+  429: 'rate_limit_error',
+};
+
+export class GatewayError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly type: string;
+  readonly param: string | null;
+  readonly retryable: boolean;
+  readonly retryAfter?: number;
+
+  constructor(init: GatewayErrorInit) {
+    super(init.message);
+    this.name = 'GatewayError';
+    this.status = init.status;
+    this.code = init.code;
+    this.type = init.type ?? DEFAULT_TYPE[init.status] ?? (init.status >= 500 ? 'upstream_error' : 'invalid_request_error');
+    this.param = init.param ?? null;
+    this.retryable = init.retryable ?? false;
+    this.retryAfter = init.retryAfter;
+  }
+
+  toJSON(): GatewayErrorInit {
+    return {
+      status: this.status,
+      code: this.code,
+      message: this.message,
+      type: this.type,
+      param: this.param,
+      retryable: this.retryable,
+      retryAfter: this.retryAfter,
+    };
+  }
+
+  static fromJSON(v: GatewayErrorInit): GatewayError {
+    return new GatewayError(v);
+  }
+
+  static is(e: unknown): e is GatewayError {
+    return e instanceof GatewayError;
+  }
+}
+
+export const errors = {
+  invalidRequest: (message: string, param: string | null = null, code = 'invalid_value') =>
+    new GatewayError({ status: 400, code, message, param }),
+  invalidJson: (detail: string) =>
+    new GatewayError({
+      status: 400,
+      code: 'invalid_json',
+      message: `We could not parse the JSON body of your request: ${detail}`,
+    }),
+  invalidApiKey: (message = 'Incorrect or missing API key. Pass it as Authorization: Bearer sk-...') =>
+    new GatewayError({ status: 401, code: 'invalid_api_key', type: 'invalid_request_error', message }),
+  insufficientBalance: (neededMicros: number, availableMicros: number) =>
+    new GatewayError({
+      status: 402,
+      code: 'insufficient_balance',
+      message: `Insufficient balance: this request may cost up to $${formatUsd(neededMicros)} but only $${formatUsd(
+        Math.max(availableMicros, 0),
+      )} is available. Top up the account to continue.`,
+    }),
+  modelNotFound: (model: string) =>
+    new GatewayError({
+      status: 404,
+      code: 'model_not_found',
+      message: `The model '${model}' does not exist or is not served by this gateway.`,
+      param: 'model',
+    }),
+  modelForbidden: (model: string) =>
+    new GatewayError({
+      status: 403,
+      code: 'model_not_allowed',
+      message: `This API key may not use the model '${model}'.`,
+      param: 'model',
+    }),
+  rateLimited: (message: string, retryAfter: number) =>
+    new GatewayError({ status: 429, code: 'Throttling.RateQuota', message, retryAfter }),
+  payloadTooLarge: (limitBytes: number) =>
+    new GatewayError({ status: 413, code: 'request_too_large', message: `Request body exceeds ${limitBytes} bytes.` }),
+  notFound: (what: string) => new GatewayError({ status: 404, code: 'not_found', message: `${what} not found.` }),
+  unauthorizedAdmin: () =>
+    new GatewayError({ status: 401, code: 'invalid_admin_token', message: 'Missing or wrong admin token.' }),
+  upstream: (status: number, message: string, retryable: boolean) =>
+    new GatewayError({
+      status: status === 504 ? 504 : status === 503 ? 503 : 502,
+      code: 'upstream_error',
+      type: 'upstream_error',
+      message,
+      retryable,
+    }),
+  internal: (errorId: string) =>
+    new GatewayError({
+      status: 500,
+      code: 'internal_error',
+      type: 'server_error',
+      message: `Internal error ${errorId}. This is a bug; please report the error id.`,
+    }),
+};
+
+/** Micro-USD (integer) → "1.234567" style string, exact. */
+export function formatUsd(micros: number): string {
+  const sign = micros < 0 ? '-' : '';
+  const abs = Math.abs(Math.trunc(micros));
+  const whole = Math.floor(abs / 1_000_000);
+  const frac = String(abs % 1_000_000).padStart(6, '0');
+  return `${sign}${whole}.${frac}`;
+}
+
+/** Shape A `{code, message, request_id}` — alpha image and video families, and 429. */
+export function renderShapeA(err: GatewayError, requestId: string) {
+  return { code: err.code, message: err.message, request_id: requestId };
+}
+
+/** Shape B `{error:{message,type,code,param}}`; 402 carries the message only (SPEC.md §7). */
+export function renderShapeB(err: GatewayError) {
+  if (err.status === 402) return { error: { message: err.message } };
+  return { error: { message: err.message, type: err.type, code: err.code, param: err.param } };
+}
+
+const ANTHROPIC_TYPE: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  402: 'billing_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  529: 'overloaded_error',
+};
+
+/** Anthropic's error body, for /v1/messages whose clients parse it. */
+export function renderAnthropic(err: GatewayError, requestId: string) {
+  return {
+    type: 'error',
+    error: { type: ANTHROPIC_TYPE[err.status] ?? 'api_error', message: err.message },
+    request_id: requestId,
+  };
+}
+
+export function renderError(err: GatewayError, shape: ErrorShape, requestId: string): unknown {
+  // 429 is Shape A on every endpoint (SPEC.md §7).
+  if (shape === 'A' || (err.status === 429 && shape === 'B')) return renderShapeA(err, requestId);
+  if (shape === 'anthropic') return renderAnthropic(err, requestId);
+  return renderShapeB(err);
+}

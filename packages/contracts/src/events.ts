@@ -1,0 +1,30 @@
+/** Internal events carried on Kafka (or the in-process bus in standalone). Validated on consume. */
+import { z } from 'zod';
+
+export const TOPICS = {
+  usageRecorded: 'usage.recorded',
+  keyRevoked: 'key.revoked',
+  accountCredited: 'account.credited',
+  videoTaskUpdated: 'video.task.updated',
+} as const;
+
+export const usageRecordedSchema = z.object({
+  event_id: z.string().min(1),
+  request_id: z.string().min(1),
+  account_id: z.string().min(1),
+  key_id: z.string().min(1),
+  hold_id: z.string().nullable(),
+  model: z.string(),
+  kind: z.string(),
+  units: z.object({
+    input_tokens: z.number().int().nonnegative(),
+    cached_input_tokens: z.number().int().nonnegative(),
+    output_tokens: z.number().int().nonnegative(),
+  }),
+  cost_micros: z.number().int().nonnegative(),
+  occurred_at: z.string(),
+});
+export type UsageRecorded = z.infer<typeof usageRecordedSchema>;
+
+export const keyRevokedSchema = z.object({ event_id: z.string(), key_id: z.string(), key_hash: z.string() });
+export type KeyRevoked = z.infer<typeof keyRevokedSchema>;

@@ -1,0 +1,51 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { Account as _unigate_billing_v1_Account, Account__Output as _unigate_billing_v1_Account__Output } from './unigate/billing/v1/Account';
+import type { AccountRef as _unigate_billing_v1_AccountRef, AccountRef__Output as _unigate_billing_v1_AccountRef__Output } from './unigate/billing/v1/AccountRef';
+import type { AuthenticateReply as _unigate_billing_v1_AuthenticateReply, AuthenticateReply__Output as _unigate_billing_v1_AuthenticateReply__Output } from './unigate/billing/v1/AuthenticateReply';
+import type { AuthenticateRequest as _unigate_billing_v1_AuthenticateRequest, AuthenticateRequest__Output as _unigate_billing_v1_AuthenticateRequest__Output } from './unigate/billing/v1/AuthenticateRequest';
+import type { BillingServiceClient as _unigate_billing_v1_BillingServiceClient, BillingServiceDefinition as _unigate_billing_v1_BillingServiceDefinition } from './unigate/billing/v1/BillingService';
+import type { CreateAccountRequest as _unigate_billing_v1_CreateAccountRequest, CreateAccountRequest__Output as _unigate_billing_v1_CreateAccountRequest__Output } from './unigate/billing/v1/CreateAccountRequest';
+import type { CreateKeyRequest as _unigate_billing_v1_CreateKeyRequest, CreateKeyRequest__Output as _unigate_billing_v1_CreateKeyRequest__Output } from './unigate/billing/v1/CreateKeyRequest';
+import type { CreatedKey as _unigate_billing_v1_CreatedKey, CreatedKey__Output as _unigate_billing_v1_CreatedKey__Output } from './unigate/billing/v1/CreatedKey';
+import type { CreditReply as _unigate_billing_v1_CreditReply, CreditReply__Output as _unigate_billing_v1_CreditReply__Output } from './unigate/billing/v1/CreditReply';
+import type { CreditRequest as _unigate_billing_v1_CreditRequest, CreditRequest__Output as _unigate_billing_v1_CreditRequest__Output } from './unigate/billing/v1/CreditRequest';
+import type { Empty as _unigate_billing_v1_Empty, Empty__Output as _unigate_billing_v1_Empty__Output } from './unigate/billing/v1/Empty';
+import type { HoldReply as _unigate_billing_v1_HoldReply, HoldReply__Output as _unigate_billing_v1_HoldReply__Output } from './unigate/billing/v1/HoldReply';
+import type { HoldRequest as _unigate_billing_v1_HoldRequest, HoldRequest__Output as _unigate_billing_v1_HoldRequest__Output } from './unigate/billing/v1/HoldRequest';
+import type { KeyRef as _unigate_billing_v1_KeyRef, KeyRef__Output as _unigate_billing_v1_KeyRef__Output } from './unigate/billing/v1/KeyRef';
+import type { Principal as _unigate_billing_v1_Principal, Principal__Output as _unigate_billing_v1_Principal__Output } from './unigate/billing/v1/Principal';
+import type { ReleaseHoldRequest as _unigate_billing_v1_ReleaseHoldRequest, ReleaseHoldRequest__Output as _unigate_billing_v1_ReleaseHoldRequest__Output } from './unigate/billing/v1/ReleaseHoldRequest';
+import type { UsageList as _unigate_billing_v1_UsageList, UsageList__Output as _unigate_billing_v1_UsageList__Output } from './unigate/billing/v1/UsageList';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  unigate: {
+    billing: {
+      v1: {
+        Account: MessageTypeDefinition<_unigate_billing_v1_Account, _unigate_billing_v1_Account__Output>
+        AccountRef: MessageTypeDefinition<_unigate_billing_v1_AccountRef, _unigate_billing_v1_AccountRef__Output>
+        AuthenticateReply: MessageTypeDefinition<_unigate_billing_v1_AuthenticateReply, _unigate_billing_v1_AuthenticateReply__Output>
+        AuthenticateRequest: MessageTypeDefinition<_unigate_billing_v1_AuthenticateRequest, _unigate_billing_v1_AuthenticateRequest__Output>
+        BillingService: SubtypeConstructor<typeof grpc.Client, _unigate_billing_v1_BillingServiceClient> & { service: _unigate_billing_v1_BillingServiceDefinition }
+        CreateAccountRequest: MessageTypeDefinition<_unigate_billing_v1_CreateAccountRequest, _unigate_billing_v1_CreateAccountRequest__Output>
+        CreateKeyRequest: MessageTypeDefinition<_unigate_billing_v1_CreateKeyRequest, _unigate_billing_v1_CreateKeyRequest__Output>
+        CreatedKey: MessageTypeDefinition<_unigate_billing_v1_CreatedKey, _unigate_billing_v1_CreatedKey__Output>
+        CreditReply: MessageTypeDefinition<_unigate_billing_v1_CreditReply, _unigate_billing_v1_CreditReply__Output>
+        CreditRequest: MessageTypeDefinition<_unigate_billing_v1_CreditRequest, _unigate_billing_v1_CreditRequest__Output>
+        Empty: MessageTypeDefinition<_unigate_billing_v1_Empty, _unigate_billing_v1_Empty__Output>
+        HoldReply: MessageTypeDefinition<_unigate_billing_v1_HoldReply, _unigate_billing_v1_HoldReply__Output>
+        HoldRequest: MessageTypeDefinition<_unigate_billing_v1_HoldRequest, _unigate_billing_v1_HoldRequest__Output>
+        KeyRef: MessageTypeDefinition<_unigate_billing_v1_KeyRef, _unigate_billing_v1_KeyRef__Output>
+        Principal: MessageTypeDefinition<_unigate_billing_v1_Principal, _unigate_billing_v1_Principal__Output>
+        ReleaseHoldRequest: MessageTypeDefinition<_unigate_billing_v1_ReleaseHoldRequest, _unigate_billing_v1_ReleaseHoldRequest__Output>
+        UsageList: MessageTypeDefinition<_unigate_billing_v1_UsageList, _unigate_billing_v1_UsageList__Output>
+      }
+    }
+  }
+}
+

@@ -1,0 +1,136 @@
+// Original file: proto/billing.proto
+
+import type * as grpc from '@grpc/grpc-js'
+import type { MethodDefinition } from '@grpc/proto-loader'
+import type { Account as _unigate_billing_v1_Account, Account__Output as _unigate_billing_v1_Account__Output } from '../../../unigate/billing/v1/Account';
+import type { AccountRef as _unigate_billing_v1_AccountRef, AccountRef__Output as _unigate_billing_v1_AccountRef__Output } from '../../../unigate/billing/v1/AccountRef';
+import type { AuthenticateReply as _unigate_billing_v1_AuthenticateReply, AuthenticateReply__Output as _unigate_billing_v1_AuthenticateReply__Output } from '../../../unigate/billing/v1/AuthenticateReply';
+import type { AuthenticateRequest as _unigate_billing_v1_AuthenticateRequest, AuthenticateRequest__Output as _unigate_billing_v1_AuthenticateRequest__Output } from '../../../unigate/billing/v1/AuthenticateRequest';
+import type { CreateAccountRequest as _unigate_billing_v1_CreateAccountRequest, CreateAccountRequest__Output as _unigate_billing_v1_CreateAccountRequest__Output } from '../../../unigate/billing/v1/CreateAccountRequest';
+import type { CreateKeyRequest as _unigate_billing_v1_CreateKeyRequest, CreateKeyRequest__Output as _unigate_billing_v1_CreateKeyRequest__Output } from '../../../unigate/billing/v1/CreateKeyRequest';
+import type { CreatedKey as _unigate_billing_v1_CreatedKey, CreatedKey__Output as _unigate_billing_v1_CreatedKey__Output } from '../../../unigate/billing/v1/CreatedKey';
+import type { CreditReply as _unigate_billing_v1_CreditReply, CreditReply__Output as _unigate_billing_v1_CreditReply__Output } from '../../../unigate/billing/v1/CreditReply';
+import type { CreditRequest as _unigate_billing_v1_CreditRequest, CreditRequest__Output as _unigate_billing_v1_CreditRequest__Output } from '../../../unigate/billing/v1/CreditRequest';
+import type { Empty as _unigate_billing_v1_Empty, Empty__Output as _unigate_billing_v1_Empty__Output } from '../../../unigate/billing/v1/Empty';
+import type { HoldReply as _unigate_billing_v1_HoldReply, HoldReply__Output as _unigate_billing_v1_HoldReply__Output } from '../../../unigate/billing/v1/HoldReply';
+import type { HoldRequest as _unigate_billing_v1_HoldRequest, HoldRequest__Output as _unigate_billing_v1_HoldRequest__Output } from '../../../unigate/billing/v1/HoldRequest';
+import type { KeyRef as _unigate_billing_v1_KeyRef, KeyRef__Output as _unigate_billing_v1_KeyRef__Output } from '../../../unigate/billing/v1/KeyRef';
+import type { ReleaseHoldRequest as _unigate_billing_v1_ReleaseHoldRequest, ReleaseHoldRequest__Output as _unigate_billing_v1_ReleaseHoldRequest__Output } from '../../../unigate/billing/v1/ReleaseHoldRequest';
+import type { UsageList as _unigate_billing_v1_UsageList, UsageList__Output as _unigate_billing_v1_UsageList__Output } from '../../../unigate/billing/v1/UsageList';
+
+export interface BillingServiceClient extends grpc.Client {
+  Authenticate(argument: _unigate_billing_v1_AuthenticateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_AuthenticateReply__Output>): grpc.ClientUnaryCall;
+  Authenticate(argument: _unigate_billing_v1_AuthenticateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_AuthenticateReply__Output>): grpc.ClientUnaryCall;
+  Authenticate(argument: _unigate_billing_v1_AuthenticateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_AuthenticateReply__Output>): grpc.ClientUnaryCall;
+  Authenticate(argument: _unigate_billing_v1_AuthenticateRequest, callback: grpc.requestCallback<_unigate_billing_v1_AuthenticateReply__Output>): grpc.ClientUnaryCall;
+  authenticate(argument: _unigate_billing_v1_AuthenticateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_AuthenticateReply__Output>): grpc.ClientUnaryCall;
+  authenticate(argument: _unigate_billing_v1_AuthenticateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_AuthenticateReply__Output>): grpc.ClientUnaryCall;
+  authenticate(argument: _unigate_billing_v1_AuthenticateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_AuthenticateReply__Output>): grpc.ClientUnaryCall;
+  authenticate(argument: _unigate_billing_v1_AuthenticateRequest, callback: grpc.requestCallback<_unigate_billing_v1_AuthenticateReply__Output>): grpc.ClientUnaryCall;
+  
+  CreateAccount(argument: _unigate_billing_v1_CreateAccountRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Account__Output>): grpc.ClientUnaryCall;
+  CreateAccount(argument: _unigate_billing_v1_CreateAccountRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_Account__Output>): grpc.ClientUnaryCall;
+  CreateAccount(argument: _unigate_billing_v1_CreateAccountRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Account__Output>): grpc.ClientUnaryCall;
+  CreateAccount(argument: _unigate_billing_v1_CreateAccountRequest, callback: grpc.requestCallback<_unigate_billing_v1_Account__Output>): grpc.ClientUnaryCall;
+  createAccount(argument: _unigate_billing_v1_CreateAccountRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Account__Output>): grpc.ClientUnaryCall;
+  createAccount(argument: _unigate_billing_v1_CreateAccountRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_Account__Output>): grpc.ClientUnaryCall;
+  createAccount(argument: _unigate_billing_v1_CreateAccountRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Account__Output>): grpc.ClientUnaryCall;
+  createAccount(argument: _unigate_billing_v1_CreateAccountRequest, callback: grpc.requestCallback<_unigate_billing_v1_Account__Output>): grpc.ClientUnaryCall;
+  
+  CreateKey(argument: _unigate_billing_v1_CreateKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  CreateKey(argument: _unigate_billing_v1_CreateKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  CreateKey(argument: _unigate_billing_v1_CreateKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  CreateKey(argument: _unigate_billing_v1_CreateKeyRequest, callback: grpc.requestCallback<_unigate_billing_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  createKey(argument: _unigate_billing_v1_CreateKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  createKey(argument: _unigate_billing_v1_CreateKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  createKey(argument: _unigate_billing_v1_CreateKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  createKey(argument: _unigate_billing_v1_CreateKeyRequest, callback: grpc.requestCallback<_unigate_billing_v1_CreatedKey__Output>): grpc.ClientUnaryCall;
+  
+  Credit(argument: _unigate_billing_v1_CreditRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_CreditReply__Output>): grpc.ClientUnaryCall;
+  Credit(argument: _unigate_billing_v1_CreditRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_CreditReply__Output>): grpc.ClientUnaryCall;
+  Credit(argument: _unigate_billing_v1_CreditRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_CreditReply__Output>): grpc.ClientUnaryCall;
+  Credit(argument: _unigate_billing_v1_CreditRequest, callback: grpc.requestCallback<_unigate_billing_v1_CreditReply__Output>): grpc.ClientUnaryCall;
+  credit(argument: _unigate_billing_v1_CreditRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_CreditReply__Output>): grpc.ClientUnaryCall;
+  credit(argument: _unigate_billing_v1_CreditRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_CreditReply__Output>): grpc.ClientUnaryCall;
+  credit(argument: _unigate_billing_v1_CreditRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_CreditReply__Output>): grpc.ClientUnaryCall;
+  credit(argument: _unigate_billing_v1_CreditRequest, callback: grpc.requestCallback<_unigate_billing_v1_CreditReply__Output>): grpc.ClientUnaryCall;
+  
+  GetAccount(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Account__Output>): grpc.ClientUnaryCall;
+  GetAccount(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_Account__Output>): grpc.ClientUnaryCall;
+  GetAccount(argument: _unigate_billing_v1_AccountRef, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Account__Output>): grpc.ClientUnaryCall;
+  GetAccount(argument: _unigate_billing_v1_AccountRef, callback: grpc.requestCallback<_unigate_billing_v1_Account__Output>): grpc.ClientUnaryCall;
+  getAccount(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Account__Output>): grpc.ClientUnaryCall;
+  getAccount(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_Account__Output>): grpc.ClientUnaryCall;
+  getAccount(argument: _unigate_billing_v1_AccountRef, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Account__Output>): grpc.ClientUnaryCall;
+  getAccount(argument: _unigate_billing_v1_AccountRef, callback: grpc.requestCallback<_unigate_billing_v1_Account__Output>): grpc.ClientUnaryCall;
+  
+  ListUsage(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
+  ListUsage(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
+  ListUsage(argument: _unigate_billing_v1_AccountRef, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
+  ListUsage(argument: _unigate_billing_v1_AccountRef, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
+  listUsage(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
+  listUsage(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
+  listUsage(argument: _unigate_billing_v1_AccountRef, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
+  listUsage(argument: _unigate_billing_v1_AccountRef, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
+  
+  PlaceHold(argument: _unigate_billing_v1_HoldRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_HoldReply__Output>): grpc.ClientUnaryCall;
+  PlaceHold(argument: _unigate_billing_v1_HoldRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_HoldReply__Output>): grpc.ClientUnaryCall;
+  PlaceHold(argument: _unigate_billing_v1_HoldRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_HoldReply__Output>): grpc.ClientUnaryCall;
+  PlaceHold(argument: _unigate_billing_v1_HoldRequest, callback: grpc.requestCallback<_unigate_billing_v1_HoldReply__Output>): grpc.ClientUnaryCall;
+  placeHold(argument: _unigate_billing_v1_HoldRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_HoldReply__Output>): grpc.ClientUnaryCall;
+  placeHold(argument: _unigate_billing_v1_HoldRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_HoldReply__Output>): grpc.ClientUnaryCall;
+  placeHold(argument: _unigate_billing_v1_HoldRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_HoldReply__Output>): grpc.ClientUnaryCall;
+  placeHold(argument: _unigate_billing_v1_HoldRequest, callback: grpc.requestCallback<_unigate_billing_v1_HoldReply__Output>): grpc.ClientUnaryCall;
+  
+  ReleaseHold(argument: _unigate_billing_v1_ReleaseHoldRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Empty__Output>): grpc.ClientUnaryCall;
+  ReleaseHold(argument: _unigate_billing_v1_ReleaseHoldRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_Empty__Output>): grpc.ClientUnaryCall;
+  ReleaseHold(argument: _unigate_billing_v1_ReleaseHoldRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Empty__Output>): grpc.ClientUnaryCall;
+  ReleaseHold(argument: _unigate_billing_v1_ReleaseHoldRequest, callback: grpc.requestCallback<_unigate_billing_v1_Empty__Output>): grpc.ClientUnaryCall;
+  releaseHold(argument: _unigate_billing_v1_ReleaseHoldRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Empty__Output>): grpc.ClientUnaryCall;
+  releaseHold(argument: _unigate_billing_v1_ReleaseHoldRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_Empty__Output>): grpc.ClientUnaryCall;
+  releaseHold(argument: _unigate_billing_v1_ReleaseHoldRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Empty__Output>): grpc.ClientUnaryCall;
+  releaseHold(argument: _unigate_billing_v1_ReleaseHoldRequest, callback: grpc.requestCallback<_unigate_billing_v1_Empty__Output>): grpc.ClientUnaryCall;
+  
+  RevokeKey(argument: _unigate_billing_v1_KeyRef, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Empty__Output>): grpc.ClientUnaryCall;
+  RevokeKey(argument: _unigate_billing_v1_KeyRef, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_Empty__Output>): grpc.ClientUnaryCall;
+  RevokeKey(argument: _unigate_billing_v1_KeyRef, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Empty__Output>): grpc.ClientUnaryCall;
+  RevokeKey(argument: _unigate_billing_v1_KeyRef, callback: grpc.requestCallback<_unigate_billing_v1_Empty__Output>): grpc.ClientUnaryCall;
+  revokeKey(argument: _unigate_billing_v1_KeyRef, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Empty__Output>): grpc.ClientUnaryCall;
+  revokeKey(argument: _unigate_billing_v1_KeyRef, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_Empty__Output>): grpc.ClientUnaryCall;
+  revokeKey(argument: _unigate_billing_v1_KeyRef, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Empty__Output>): grpc.ClientUnaryCall;
+  revokeKey(argument: _unigate_billing_v1_KeyRef, callback: grpc.requestCallback<_unigate_billing_v1_Empty__Output>): grpc.ClientUnaryCall;
+  
+}
+
+export interface BillingServiceHandlers extends grpc.UntypedServiceImplementation {
+  Authenticate: grpc.handleUnaryCall<_unigate_billing_v1_AuthenticateRequest__Output, _unigate_billing_v1_AuthenticateReply>;
+  
+  CreateAccount: grpc.handleUnaryCall<_unigate_billing_v1_CreateAccountRequest__Output, _unigate_billing_v1_Account>;
+  
+  CreateKey: grpc.handleUnaryCall<_unigate_billing_v1_CreateKeyRequest__Output, _unigate_billing_v1_CreatedKey>;
+  
+  Credit: grpc.handleUnaryCall<_unigate_billing_v1_CreditRequest__Output, _unigate_billing_v1_CreditReply>;
+  
+  GetAccount: grpc.handleUnaryCall<_unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_Account>;
+  
+  ListUsage: grpc.handleUnaryCall<_unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_UsageList>;
+  
+  PlaceHold: grpc.handleUnaryCall<_unigate_billing_v1_HoldRequest__Output, _unigate_billing_v1_HoldReply>;
+  
+  ReleaseHold: grpc.handleUnaryCall<_unigate_billing_v1_ReleaseHoldRequest__Output, _unigate_billing_v1_Empty>;
+  
+  RevokeKey: grpc.handleUnaryCall<_unigate_billing_v1_KeyRef__Output, _unigate_billing_v1_Empty>;
+  
+}
+
+export interface BillingServiceDefinition extends grpc.ServiceDefinition {
+  Authenticate: MethodDefinition<_unigate_billing_v1_AuthenticateRequest, _unigate_billing_v1_AuthenticateReply, _unigate_billing_v1_AuthenticateRequest__Output, _unigate_billing_v1_AuthenticateReply__Output>
+  CreateAccount: MethodDefinition<_unigate_billing_v1_CreateAccountRequest, _unigate_billing_v1_Account, _unigate_billing_v1_CreateAccountRequest__Output, _unigate_billing_v1_Account__Output>
+  CreateKey: MethodDefinition<_unigate_billing_v1_CreateKeyRequest, _unigate_billing_v1_CreatedKey, _unigate_billing_v1_CreateKeyRequest__Output, _unigate_billing_v1_CreatedKey__Output>
+  Credit: MethodDefinition<_unigate_billing_v1_CreditRequest, _unigate_billing_v1_CreditReply, _unigate_billing_v1_CreditRequest__Output, _unigate_billing_v1_CreditReply__Output>
+  GetAccount: MethodDefinition<_unigate_billing_v1_AccountRef, _unigate_billing_v1_Account, _unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_Account__Output>
+  ListUsage: MethodDefinition<_unigate_billing_v1_AccountRef, _unigate_billing_v1_UsageList, _unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_UsageList__Output>
+  PlaceHold: MethodDefinition<_unigate_billing_v1_HoldRequest, _unigate_billing_v1_HoldReply, _unigate_billing_v1_HoldRequest__Output, _unigate_billing_v1_HoldReply__Output>
+  ReleaseHold: MethodDefinition<_unigate_billing_v1_ReleaseHoldRequest, _unigate_billing_v1_Empty, _unigate_billing_v1_ReleaseHoldRequest__Output, _unigate_billing_v1_Empty__Output>
+  RevokeKey: MethodDefinition<_unigate_billing_v1_KeyRef, _unigate_billing_v1_Empty, _unigate_billing_v1_KeyRef__Output, _unigate_billing_v1_Empty__Output>
+}

@@ -1,0 +1,13 @@
+// Original file: proto/billing.proto
+
+import type { Long } from '@grpc/proto-loader';
+
+export interface CreateAccountRequest {
+  'name'?: (string);
+  'credit_micros'?: (number | string | Long);
+}
+
+export interface CreateAccountRequest__Output {
+  'name': (string);
+  'credit_micros': (string);
+}

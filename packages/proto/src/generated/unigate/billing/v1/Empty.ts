@@ -1,0 +1,8 @@
+// Original file: proto/billing.proto
+
+
+export interface Empty {
+}
+
+export interface Empty__Output {
+}

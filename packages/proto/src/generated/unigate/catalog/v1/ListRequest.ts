@@ -1,0 +1,8 @@
+// Original file: proto/catalog.proto
+
+
+export interface ListRequest {
+}
+
+export interface ListRequest__Output {
+}

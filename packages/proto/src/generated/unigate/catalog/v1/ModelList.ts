@@ -1,0 +1,10 @@
+// Original file: proto/catalog.proto
+
+
+export interface ModelList {
+  'json'?: (string);
+}
+
+export interface ModelList__Output {
+  'json': (string);
+}

@@ -1,0 +1,10 @@
+// Original file: proto/chat.proto
+
+
+export interface ChatCompletion {
+  'json'?: (string);
+}
+
+export interface ChatCompletion__Output {
+  'json': (string);
+}
