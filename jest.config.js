@@ -39,7 +39,7 @@ module.exports = {
       displayName: 'integration',
       rootDir: __dirname,
       moduleNameMapper: workspaceDirs,
-      testMatch: ['<rootDir>/{apps,packages}/*/test/**/*.test.ts'],
+      testMatch: ['<rootDir>/{apps,packages}/*/test/**/*.test.ts', '<rootDir>/deploy/test/**/*.test.ts'],
     },
   ],
 };

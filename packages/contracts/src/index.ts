@@ -6,3 +6,4 @@ export * from './pricing';
 export * from './events';
 export * from './admin';
 export * from './ports';
+export * from './tokens';

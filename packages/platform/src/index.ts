@@ -1,2 +1,15 @@
 export * from './logger';
+export * from './env';
+export * from './nest-logger';
+export * from './service';
 export * from './events/event-bus';
+export * from './grpc/errors';
+export * from './observability/metrics';
+export * from './observability/readiness';
+export * from './observability/observability.module';
+export { startTelemetry, stopTelemetry } from './observability/telemetry';
+export * from './events/kafka-event-bus';
+export * from './events/in-memory-event-bus';
+export * from './database/data-source';
+export * from './database/embedded-postgres';
+export * from './database/bigint-column';

@@ -1,0 +1,80 @@
+/** API keys: issue (secret shown once), authenticate by hash, revoke (and tell every edge replica). */
+import { randomUUID } from 'node:crypto';
+import { createKeySchema, errors, parseOrThrow, TOPICS, type CreateKey, type KeyPrincipal, type KeyRevoked } from '@unigate/contracts';
+import type { EventBus } from '@unigate/platform';
+import { IsNull, type DataSource, type EntityManager } from 'typeorm';
+import { findAccount } from './account-queries';
+import { displayPrefix, generateApiKey, hashApiKey } from './api-key-material';
+import { ApiKeyEntity } from './entities';
+import { isUuid } from './validate';
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+export class KeyService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly bus: EventBus,
+  ) {}
+
+  async createKey(accountId: string, spec: CreateKey): Promise<{ id: string; key: string }> {
+    const valid = parseOrThrow(createKeySchema, spec ?? {});
+    return this.ds.transaction(async (m) => {
+      await findAccount(m, accountId);
+      const key = generateApiKey();
+      const id = await insertKey(m, accountId, hashApiKey(key), displayPrefix(key), valid);
+      return { id, key };
+    });
+  }
+
+  /** key hash → who is calling; null for unknown and revoked keys alike. */
+  async authenticate(keyHash: string): Promise<KeyPrincipal | null> {
+    const hash = typeof keyHash === 'string' ? keyHash.toLowerCase() : '';
+    if (!SHA256_HEX.test(hash)) return null;
+    const key = await this.ds.manager.findOneBy(ApiKeyEntity, { keyHash: hash, revokedAt: IsNull() });
+    return key ? principal(key) : null;
+  }
+
+  /**
+   * Marks the key revoked, then publishes key.revoked so edges drop their cached principal. Revoking
+   * again republishes: if the first publish failed, the admin's retry still reaches every edge.
+   */
+  async revokeKey(keyId: string): Promise<void> {
+    const key = isUuid(keyId) ? await this.ds.manager.findOneBy(ApiKeyEntity, { id: keyId }) : null;
+    if (!key) throw errors.notFound(`Key ${keyId}`);
+    await this.ds.manager
+      .createQueryBuilder()
+      .update(ApiKeyEntity)
+      .set({ revokedAt: () => 'now()' })
+      .where('id = :id AND revoked_at IS NULL', { id: keyId })
+      .execute();
+    const event: KeyRevoked = { event_id: randomUUID(), key_id: key.id, key_hash: key.keyHash };
+    await this.bus.publish(TOPICS.keyRevoked, key.id, event);
+  }
+}
+
+/** Inside the caller's transaction (also used by bootstrap, whose key hash comes from the environment). */
+export async function insertKey(m: EntityManager, accountId: string, keyHash: string, prefix: string, spec: CreateKey): Promise<string> {
+  const id = randomUUID();
+  await m.insert(ApiKeyEntity, {
+    id,
+    accountId,
+    name: spec.name ?? null,
+    keyHash,
+    displayPrefix: prefix,
+    models: spec.models ?? [],
+    rateLimitRpm: spec.rate_limit_rpm ?? null,
+    maxConcurrency: spec.max_concurrency ?? null,
+    revokedAt: null,
+  });
+  return id;
+}
+
+function principal(key: ApiKeyEntity): KeyPrincipal {
+  return {
+    key_id: key.id,
+    account_id: key.accountId,
+    models: key.models,
+    rate_limit_rpm: key.rateLimitRpm,
+    max_concurrency: key.maxConcurrency,
+  };
+}

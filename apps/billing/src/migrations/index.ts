@@ -1,0 +1,4 @@
+import { BillingInitial1732240000000 } from './1732240000000-billing-initial';
+
+/** Every billing migration, oldest first (passed as classes so bundling and tests need no globbing). */
+export const BILLING_MIGRATIONS = [BillingInitial1732240000000];

@@ -1,0 +1,85 @@
+/** Accounts, credits, keys and the bootstrap key against real Postgres. */
+import { TOPICS, type KeyRevoked } from '@unigate/contracts';
+import { hashApiKey } from '../src';
+import { startHarness, waitFor, type Harness } from './harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+test('an account starts with its credit; amounts round-trip exactly in micro-USD', async () => {
+  const acc = await h.domain.billing.createAccount('acme', 12_345_678);
+  expect(acc).toEqual({ id: expect.any(String), name: 'acme', balance_usd: 12.345678, reserved_usd: 0 });
+  const [row] = await h.ds.query(`SELECT balance_micros::text AS b FROM billing.accounts WHERE id = $1`, [acc.id]);
+  expect(row.b).toBe('12345678');
+  await expect(h.domain.billing.getAccount('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ status: 404 });
+  await expect(h.domain.billing.createAccount('', 0)).rejects.toMatchObject({ status: 400 });
+});
+
+test('a credit with a reference applies once, however often it is repeated', async () => {
+  const acc = await h.domain.billing.createAccount('credits', 0);
+  const results = await Promise.all(Array.from({ length: 5 }, () => h.domain.billing.credit(acc.id, 2_500_000, 'invoice-42')));
+  for (const r of results) expect(r).toEqual({ balance_usd: 2.5 });
+  expect(await h.domain.billing.credit(acc.id, 1_000_000)).toEqual({ balance_usd: 3.5 });
+  expect(await h.domain.billing.credit(acc.id, 1_000_000)).toEqual({ balance_usd: 4.5 }); // no reference: each applies
+  expect(await h.domain.billing.credit(acc.id, 2_500_000, 'invoice-42')).toEqual({ balance_usd: 4.5 });
+  await expect(h.domain.billing.credit(acc.id, 0)).rejects.toMatchObject({ status: 400 });
+  await expect(h.domain.billing.credit('nope', 1)).rejects.toMatchObject({ status: 404 });
+});
+
+test('a created key is sk- + 48 base62, stored only as its hash, and authenticates to its principal', async () => {
+  const acc = await h.domain.billing.createAccount('keys', 0);
+  const created = await h.domain.billing.createKey(acc.id, { name: 'ci', models: ['gpt-test'], rate_limit_rpm: 60, max_concurrency: 2 });
+  expect(created.key).toMatch(/^sk-[0-9A-Za-z]{48}$/);
+
+  const rows = await h.ds.query(`SELECT * FROM billing.api_keys WHERE id = $1`, [created.id]);
+  expect(JSON.stringify(rows)).not.toContain(created.key.slice(3));
+  expect(rows[0].key_hash).toBe(hashApiKey(created.key));
+
+  expect(await h.domain.billing.authenticate(hashApiKey(created.key))).toEqual({
+    key_id: created.id,
+    account_id: acc.id,
+    models: ['gpt-test'],
+    rate_limit_rpm: 60,
+    max_concurrency: 2,
+  });
+  expect(await h.domain.billing.authenticate(hashApiKey('sk-unknown'))).toBeNull();
+  expect(await h.domain.billing.authenticate('not a hash')).toBeNull();
+  await expect(h.domain.billing.createKey(acc.id, { rate_limit_rpm: -1 } as never)).rejects.toMatchObject({ status: 400 });
+});
+
+test('a revoked key no longer authenticates and key.revoked is published with its hash', async () => {
+  const revoked: KeyRevoked[] = [];
+  await h.bus.subscribe(TOPICS.keyRevoked, 'edge-test', async (p) => void revoked.push(p as KeyRevoked));
+  const acc = await h.domain.billing.createAccount('revoke', 0);
+  const created = await h.domain.billing.createKey(acc.id, {});
+  const hash = hashApiKey(created.key);
+  expect(await h.domain.billing.authenticate(hash)).not.toBeNull();
+
+  await h.domain.billing.revokeKey(created.id);
+  expect(await h.domain.billing.authenticate(hash)).toBeNull();
+  await waitFor('key.revoked', () => revoked.length === 1);
+  expect(revoked[0]).toEqual({ event_id: expect.any(String), key_id: created.id, key_hash: hash });
+
+  await h.domain.billing.revokeKey(created.id); // again: fine, and edges hear it again
+  expect(await h.domain.billing.authenticate(hash)).toBeNull();
+  await expect(h.domain.billing.revokeKey('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ status: 404 });
+});
+
+test('bootstrap is idempotent: one account, one key, credit only on first creation, across restarts', async () => {
+  const key = 'sk-bootstrapTESTkey0123456789abcdefghijklmnopqrstuv';
+  const results = await Promise.all([h.domain.ensureBootstrap(key, 100_000_000), h.domain.ensureBootstrap(key, 100_000_000)]);
+  expect(results.filter((r) => r.created_key)).toHaveLength(1);
+  const { account_id, key_id } = results[0];
+  expect(results[1]).toMatchObject({ account_id, key_id });
+
+  await h.domain.billing.placeHold({ request_id: 'r-boot', account_id, key_id, amount_micros: 1 });
+  const again = await h.domain.ensureBootstrap(key, 500_000_000); // a "restart" with another credit setting
+  expect(again).toEqual({ account_id, key_id, created_account: false, created_key: false });
+  expect(await h.domain.billing.getAccount(account_id)).toMatchObject({ name: 'bootstrap', balance_usd: 100 });
+  expect(await h.domain.billing.authenticate(hashApiKey(key))).toMatchObject({ key_id, account_id, models: [] });
+  const [{ n }] = await h.ds.query(`SELECT count(*)::int AS n FROM billing.accounts WHERE name = 'bootstrap'`);
+  expect(n).toBe(1);
+});

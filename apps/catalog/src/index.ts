@@ -1,0 +1,12 @@
+/** What other workspaces (standalone, edge tests) use from the catalog service. */
+export { createCatalog, type CreateCatalogOptions } from './create-catalog';
+export { CatalogService, type CatalogData } from './domain/catalog.service';
+export { BUILTIN_MODELS } from './domain/models';
+export { orderChannels } from './domain/channel-order';
+export { seededRandom, type RandomSource } from './domain/random';
+export { defaultProtocol, simulatorBaseUrl, DEFAULT_SIM_URL, PROTOCOLS_FOR_KIND } from './domain/protocols';
+export { ConfigError } from './config/config-error';
+export { loadCatalogConfig, parseCatalogConfig } from './config/load-config';
+export { buildCatalogData, simulatorChannel, type Env } from './config/build-catalog-data';
+export type { CatalogConfig } from './config/config.schema';
+export { CatalogAppModule, CATALOG_PORT } from './catalog.module';

@@ -1,0 +1,5 @@
+import '@unigate/platform/telemetry-register';
+import { runService } from '@unigate/platform';
+import { CatalogAppModule } from './catalog.module';
+
+runService({ name: 'catalog', module: CatalogAppModule, grpc: 'catalog' });

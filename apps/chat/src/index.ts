@@ -1,0 +1,2 @@
+export { createChatService } from './create-chat';
+export { ChatCompletionService } from './domain/chat-completion.service';

@@ -1,0 +1,54 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
+import {
+  createAccountSchema,
+  createKeySchema,
+  creditAccountSchema,
+  parseOrThrow,
+  usdToMicros,
+  type BillingPort,
+} from '@unigate/contracts';
+import { AdminGuard } from '../auth/admin.guard';
+import { BILLING_PORT } from '../tokens';
+
+/** The operator API of DESIGN.md §6. Thin: validation here, everything else in billing. */
+@Controller('admin/v1')
+@UseGuards(AdminGuard)
+export class AdminController {
+  constructor(@Inject(BILLING_PORT) private readonly billing: BillingPort) {}
+
+  @Post('accounts')
+  @HttpCode(201)
+  createAccount(@Body() body: unknown) {
+    const req = parseOrThrow(createAccountSchema, body ?? {});
+    return this.billing.createAccount(req.name, usdToMicros(req.credit_usd ?? 0));
+  }
+
+  @Get('accounts/:id')
+  getAccount(@Param('id') id: string) {
+    return this.billing.getAccount(id);
+  }
+
+  @Post('accounts/:id/credit')
+  @HttpCode(200)
+  credit(@Param('id') id: string, @Body() body: unknown) {
+    const req = parseOrThrow(creditAccountSchema, body ?? {});
+    return this.billing.credit(id, usdToMicros(req.amount_usd), req.reference);
+  }
+
+  @Post('accounts/:id/keys')
+  @HttpCode(201)
+  createKey(@Param('id') id: string, @Body() body: unknown) {
+    return this.billing.createKey(id, parseOrThrow(createKeySchema, body ?? {}));
+  }
+
+  @Delete('keys/:id')
+  @HttpCode(204)
+  async revokeKey(@Param('id') id: string): Promise<void> {
+    await this.billing.revokeKey(id);
+  }
+
+  @Get('accounts/:id/usage')
+  listUsage(@Param('id') id: string) {
+    return this.billing.listUsage(id);
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Streams an async iterable to the client as Server-Sent Events without buffering: each item is
+ * written as it arrives, backpressure is respected, and a client that goes away aborts the source.
+ * The first item is awaited before any header is sent, so a failure before the first byte still
+ * gets a proper HTTP status and error body.
+ */
+import type { FastifyReply } from 'fastify';
+
+export interface SseOptions<T> {
+  open: (signal: AbortSignal) => AsyncIterable<T>;
+  /** Render an item as the data payload. */
+  encode: (item: T) => string;
+  /** Written after the last item (`[DONE]` for OpenAI). */
+  terminator?: string;
+  /** A failure after the stream began: what to write before closing. */
+  encodeError: (err: unknown) => string;
+  /** A failure before the first byte: the caller answers with a normal error response. */
+  onEarlyError: (err: unknown) => Promise<unknown> | unknown;
+}
+
+export async function streamSse<T>(reply: FastifyReply, opts: SseOptions<T>): Promise<void> {
+  const abort = new AbortController();
+  const raw = reply.raw;
+  const onClose = () => {
+    if (!raw.writableFinished) abort.abort();
+  };
+  raw.on('close', onClose);
+  const iterator = opts.open(abort.signal)[Symbol.asyncIterator]();
+  let first: IteratorResult<T>;
+  try {
+    first = await iterator.next();
+  } catch (err) {
+    raw.off('close', onClose);
+    await opts.onEarlyError(err);
+    return;
+  }
+  reply.hijack();
+  raw.writeHead(200, {
+    ...(reply.getHeaders() as Record<string, string>),
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  try {
+    let next = first;
+    while (!next.done) {
+      if (abort.signal.aborted) break;
+      if (!raw.write(`data: ${opts.encode(next.value)}\n\n`)) await drained(raw, abort.signal);
+      next = await iterator.next();
+    }
+    if (!abort.signal.aborted && opts.terminator) raw.write(`data: ${opts.terminator}\n\n`);
+  } catch (err) {
+    if (!abort.signal.aborted) raw.write(`data: ${opts.encodeError(err)}\n\n`);
+  } finally {
+    raw.off('close', onClose);
+    if (abort.signal.aborted) await iterator.return?.().catch(() => undefined);
+    raw.end();
+  }
+}
+
+function drained(raw: NodeJS.WritableStream, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      raw.off('drain', done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    raw.once('drain', done);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,252 @@
+/**
+ * POST /v1/chat/completions end to end with the official `openai` client, against any deployment.
+ * The same suite runs on the standalone process and on the distributed stack.
+ */
+import OpenAI from 'openai';
+import { Admin, eventually } from './admin';
+import type { Stack } from './stacks';
+
+const MODEL = 'sigma-sonnet-4-6';
+
+export function chatSuite(start: () => Promise<Stack>) {
+  let stack: Stack;
+  let client: OpenAI;
+  let admin: Admin;
+
+  beforeAll(async () => {
+    stack = await start();
+    client = new OpenAI({ baseURL: stack.baseURL, apiKey: stack.apiKey, maxRetries: 0 });
+    admin = new Admin(stack);
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  describe('chat completions', () => {
+    it('answers a non-streaming request in the chat.completion shape with usage and a request id', async () => {
+      const { data, response } = await client.chat.completions
+        .create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello to the gateway' }], temperature: 0 })
+        .withResponse();
+      expect(response.headers.get('x-request-id')).toMatch(/^req_/);
+      expect(data.object).toBe('chat.completion');
+      expect(data.model).toBe(MODEL);
+      expect(typeof data.id).toBe('string');
+      expect(Number.isInteger(data.created)).toBe(true);
+      expect(data.choices[0].message.role).toBe('assistant');
+      expect(data.choices[0].message.content?.length).toBeGreaterThan(0);
+      expect(data.choices[0].finish_reason).toBe('stop');
+      expect(data.usage!.prompt_tokens).toBeGreaterThan(0);
+      expect(data.usage!.completion_tokens).toBeGreaterThan(0);
+      expect(data.usage!.total_tokens).toBe(data.usage!.prompt_tokens + data.usage!.completion_tokens);
+    });
+
+    it('streams the same text as the non-streamed answer, ending with a usage chunk when asked', async () => {
+      const request = { model: MODEL, messages: [{ role: 'user' as const, content: 'Describe a lighthouse at night' }], temperature: 0 };
+      const whole = await client.chat.completions.create(request);
+      const stream = await client.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } });
+      let text = '';
+      const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
+      for await (const chunk of stream) {
+        chunks.push(chunk);
+        text += chunk.choices[0]?.delta?.content ?? '';
+      }
+      expect(text).toBe(whole.choices[0].message.content);
+      expect(new Set(chunks.map((c) => c.id)).size).toBe(1);
+      expect(chunks.every((c) => c.object === 'chat.completion.chunk' && c.model === MODEL)).toBe(true);
+      expect(chunks[0].choices[0].delta.role).toBe('assistant');
+      const finish = chunks.find((c) => c.choices[0]?.finish_reason);
+      expect(finish?.choices[0].finish_reason).toBe('stop');
+      const last = chunks[chunks.length - 1];
+      expect(last.choices).toEqual([]);
+      expect(last.usage).toEqual(whole.usage);
+    });
+
+    it('does not send a usage chunk unless include_usage is set', async () => {
+      const stream = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }], stream: true });
+      const chunks = [];
+      for await (const chunk of stream) chunks.push(chunk);
+      expect(chunks.length).toBeGreaterThan(1);
+      expect(chunks.every((c) => c.choices.length === 1 && !c.usage)).toBe(true);
+    });
+
+    it('round-trips a tool call: tool_calls out, tool result in, a text answer back', async () => {
+      const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
+        {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            description: 'Weather for a city',
+            parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+          },
+        },
+      ];
+      const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Weather in Paris?' }];
+      const first = await client.chat.completions.create({ model: MODEL, messages, tools, tool_choice: 'auto' });
+      expect(first.choices[0].finish_reason).toBe('tool_calls');
+      const call = first.choices[0].message.tool_calls![0] as OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall;
+      expect(call.function.name).toBe('get_weather');
+      expect(JSON.parse(call.function.arguments)).toHaveProperty('city');
+
+      messages.push(first.choices[0].message, { role: 'tool', tool_call_id: call.id, content: '{"temp_c": 21, "sky": "clear"}' });
+      const second = await client.chat.completions.create({ model: MODEL, messages, tools });
+      expect(second.choices[0].finish_reason).toBe('stop');
+      expect(second.choices[0].message.content?.length).toBeGreaterThan(0);
+    });
+
+    it('streams tool calls as fragments the SDK reassembles', async () => {
+      const runner = client.chat.completions.stream({
+        model: MODEL,
+        messages: [{ role: 'user', content: 'Weather in Rome?' }],
+        tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }],
+      });
+      const final = await runner.finalChatCompletion();
+      const call = final.choices[0].message.tool_calls![0] as OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall;
+      expect(call.function.name).toBe('get_weather');
+      expect(JSON.parse(call.function.arguments)).toHaveProperty('city');
+    });
+
+    it('passes response_format json_object through: the answer parses as JSON', async () => {
+      const r = await client.chat.completions.create({
+        model: MODEL,
+        messages: [{ role: 'user', content: 'Give me a JSON object describing a cat' }],
+        response_format: { type: 'json_object' },
+      });
+      expect(() => JSON.parse(r.choices[0].message.content!)).not.toThrow();
+    });
+
+    it('honours max_tokens: finish_reason length and no more tokens than asked', async () => {
+      const r = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Tell me a long story' }], max_tokens: 3 });
+      expect(r.choices[0].finish_reason).toBe('length');
+      expect(r.usage!.completion_tokens).toBeLessThanOrEqual(3);
+    });
+  });
+
+  describe('validation (400 invalid_request_error naming the field)', () => {
+    const base = { model: MODEL, messages: [{ role: 'user', content: 'hi' }] };
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['temperature above 2', { ...base, temperature: 2.5 }, 'temperature'],
+      ['temperature below 0', { ...base, temperature: -0.1 }, 'temperature'],
+      ['top_p above 1', { ...base, top_p: 1.01 }, 'top_p'],
+      ['top_p below 0', { ...base, top_p: -1 }, 'top_p'],
+      ['more than 4 stop sequences', { ...base, stop: ['a', 'b', 'c', 'd', 'e'] }, 'stop'],
+      ['presence_penalty above 2', { ...base, presence_penalty: 2.5 }, 'presence_penalty'],
+      ['frequency_penalty below -2', { ...base, frequency_penalty: -3 }, 'frequency_penalty'],
+      ['unknown role', { ...base, messages: [{ role: 'robot', content: 'hi' }] }, 'messages[0].role'],
+      ['missing content', { ...base, messages: [{ role: 'user' }] }, 'messages[0].content'],
+      ['content of the wrong type', { ...base, messages: [{ role: 'user', content: 42 }] }, 'messages[0].content'],
+      ['unknown content block', { ...base, messages: [{ role: 'user', content: [{ type: 'audio', data: 'x' }] }] }, 'messages[0].content'],
+      ['image block without url', { ...base, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: {} }] }] }, 'messages[0].content'],
+      ['tool message without tool_call_id', { ...base, messages: [{ role: 'user', content: 'hi' }, { role: 'tool', content: 'x' }] }, 'messages[1].tool_call_id'],
+      ['max_tokens zero', { ...base, max_tokens: 0 }, 'max_tokens'],
+      ['max_tokens negative', { ...base, max_tokens: -5 }, 'max_tokens'],
+      ['max_tokens not an integer', { ...base, max_tokens: 1.5 }, 'max_tokens'],
+      ['max_tokens a string', { ...base, max_tokens: '10' }, 'max_tokens'],
+      ['messages missing', { model: MODEL }, 'messages'],
+      ['messages empty', { model: MODEL, messages: [] }, 'messages'],
+      ['model missing', { messages: base.messages }, 'model'],
+      ['stream not a boolean', { ...base, stream: 'yes' }, 'stream'],
+    ];
+
+    it.each(cases)('rejects %s', async (_label, body, field) => {
+      const err = await client.chat.completions.create(body as never).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+      const e = err as InstanceType<typeof OpenAI.BadRequestError>;
+      expect(e.status).toBe(400);
+      expect(e.type).toBe('invalid_request_error');
+      expect(e.param?.startsWith(field)).toBe(true);
+      expect(e.message).toContain(field);
+    });
+
+    it('accepts text and image_url blocks and the boundary values', async () => {
+      const r = await client.chat.completions.create({
+        model: MODEL,
+        temperature: 2,
+        top_p: 0,
+        presence_penalty: -2,
+        frequency_penalty: 2,
+        stop: ['x1', 'x2', 'x3', 'x4'],
+        messages: [
+          { role: 'system', content: 'Be brief', name: 'ops' },
+          { role: 'user', content: [{ type: 'text', text: 'What is here?' }, { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }] },
+        ],
+      });
+      expect(r.choices[0].message.content?.length).toBeGreaterThan(0);
+    });
+
+    it('answers malformed JSON with 400 invalid_json in Shape B', async () => {
+      const res = await fetch(`${stack.baseURL}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' },
+        body: '{"model": "sigma-sonnet-4-6", "messages": [',
+      });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+      const body = await res.json();
+      expect(body.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_json' });
+    });
+
+    it('answers an unknown model with 404 model_not_found', async () => {
+      const err = await client.chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e);
+      expect(err).toBeInstanceOf(OpenAI.NotFoundError);
+      expect(err.code).toBe('model_not_found');
+    });
+  });
+
+  describe('keys and balance', () => {
+    it('answers a missing key with 401 Shape B', async () => {
+      const res = await fetch(`${stack.baseURL}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(res.status).toBe(401);
+      expect((await res.json()).error).toMatchObject({ code: 'invalid_api_key', type: 'invalid_request_error' });
+    });
+
+    it('answers a wrong key with 401 through the SDK', async () => {
+      const bad = new OpenAI({ baseURL: stack.baseURL, apiKey: 'sk-not-a-real-key-000000000000000000000000000000', maxRetries: 0 });
+      const err = await bad.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e);
+      expect(err).toBeInstanceOf(OpenAI.AuthenticationError);
+      expect(err.code).toBe('invalid_api_key');
+    });
+
+    it('answers 402 with a message-only body before any upstream call when the balance is short', async () => {
+      const { key } = await admin.fundedKey(0.000001);
+      await fetch(`${stack.simUrl}/_sim/requests`, { method: 'DELETE' });
+      const marker = `marker-${Date.now()}`;
+      const res = await fetch(`${stack.baseURL}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: marker }], max_tokens: 1000 }),
+      });
+      expect(res.status).toBe(402);
+      const body = await res.json();
+      expect(Object.keys(body)).toEqual(['error']);
+      expect(Object.keys(body.error)).toEqual(['message']);
+      expect(body.error.message).toMatch(/balance/i);
+      const upstream = await (await fetch(`${stack.simUrl}/_sim/requests`)).text();
+      expect(upstream).not.toContain(marker);
+    });
+
+    it('charges the measured usage into the ledger and the balance drops by exactly that', async () => {
+      const { accountId, key } = await admin.fundedKey(5);
+      const keyed = new OpenAI({ baseURL: stack.baseURL, apiKey: key, maxRetries: 0 });
+      const { response } = await keyed.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Charge me' }] }).withResponse();
+      const requestId = response.headers.get('x-request-id');
+      const entries = await eventually(() => admin.usage(accountId), (e) => e.length === 1);
+      expect(entries[0].request_id).toBe(requestId);
+      expect(entries[0].cost_micros).toBeGreaterThan(0);
+      const account = await eventually(() => admin.account(accountId), (a) => a.reserved_usd === 0);
+      expect(Math.round((5 - account.balance_usd) * 1e6)).toBe(entries[0].cost_micros);
+    });
+
+    it('rejects admin calls without the admin token', async () => {
+      const res = await fetch(`${stack.origin}/admin/v1/accounts`, { method: 'POST', headers: { authorization: `Bearer ${stack.apiKey}` }, body: '{}' });
+      expect(res.status).toBe(401);
+    });
+  });
+}

@@ -1,0 +1,117 @@
+/**
+ * The two deployments the e2e suite runs against, both as real processes built from dist/:
+ * standalone (one process, embedded storage) and distributed (edge + chat + billing + catalog on real
+ * Postgres, the Kafka test broker and gRPC), each in front of the upstream simulator.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createTestDatabase, freePort, kafkaBrokers, startNodeProcess, uniqueName, type NodeProcess } from '@unigate/testing';
+
+export const ROOT = resolve(__dirname, '../../../..');
+const app = (name: string) => join(ROOT, 'apps', name, 'dist', 'main.js');
+
+export interface Stack {
+  name: string;
+  /** e.g. http://127.0.0.1:PORT/v1 */
+  baseURL: string;
+  origin: string;
+  simUrl: string;
+  adminToken: string;
+  /** Funded bootstrap key. */
+  apiKey: string;
+  processes: NodeProcess[];
+  stop(): Promise<void>;
+}
+
+export const newApiKey = () => `sk-${randomBytes(30).toString('base64url').replace(/[-_]/g, 'x')}`;
+
+export async function startStandalone(extraEnv: Record<string, string> = {}): Promise<Stack> {
+  const [port, simPort] = [await freePort(), await freePort()];
+  const dataDir = mkdtempSync(join(tmpdir(), 'unigate-standalone-'));
+  const adminToken = randomBytes(24).toString('hex');
+  const apiKey = newApiKey();
+  const proc = await startNodeProcess({
+    name: 'standalone',
+    script: app('standalone'),
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      UNIGATE_SIM_PORT: String(simPort),
+      UNIGATE_DATA_DIR: dataDir,
+      UNIGATE_ADMIN_TOKEN: adminToken,
+      UNIGATE_BOOTSTRAP_KEY: apiKey,
+      UNIGATE_BOOTSTRAP_CREDIT_USD: '1000',
+      LOG_LEVEL: 'warn',
+      ...extraEnv,
+    },
+    readyUrl: `http://127.0.0.1:${port}/health/ready`,
+    timeoutMs: 60_000,
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    name: 'standalone',
+    baseURL: `${origin}/v1`,
+    origin,
+    simUrl: `http://127.0.0.1:${simPort}`,
+    adminToken,
+    apiKey,
+    processes: [proc],
+    async stop() {
+      await proc.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function startDistributed(extraEnv: Record<string, string> = {}): Promise<Stack> {
+  const db = await createTestDatabase('e2e');
+  const prefix = `${uniqueName('e2e')}.`;
+  const adminToken = randomBytes(24).toString('hex');
+  const apiKey = newApiKey();
+  const ports = { sim: await freePort(), edge: await freePort() };
+  const svc = async () => ({ http: await freePort(), grpc: await freePort() });
+  const [catalog, billing, chat] = [await svc(), await svc(), await svc()];
+  const common = { HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKA_BROKERS: kafkaBrokers().join(','), KAFKA_TOPIC_PREFIX: prefix, ...extraEnv };
+  const processes: NodeProcess[] = [];
+  const start = async (name: string, ports: { http: number; grpc?: number }, env: Record<string, string>) => {
+    const p = await startNodeProcess({
+      name,
+      script: app(name),
+      env: { ...common, PORT: String(ports.http), ...(ports.grpc ? { GRPC_PORT: String(ports.grpc) } : {}), ...env },
+      readyUrl: `http://127.0.0.1:${ports.http}/health/ready`,
+      timeoutMs: 60_000,
+    });
+    processes.push(p);
+    return p;
+  };
+  const stop = async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+    await db.drop();
+  };
+  try {
+    await Promise.all([
+      startNodeProcess({
+        name: 'upstream-sim',
+        script: app('upstream-sim'),
+        env: { UNIGATE_SIM_PORT: String(ports.sim), HOST: '127.0.0.1' },
+        readyUrl: `http://127.0.0.1:${ports.sim}/v1/models`,
+      }).then((p) => processes.push(p)),
+      start('catalog', catalog, { UNIGATE_SIM_URL: `http://127.0.0.1:${ports.sim}` }),
+      start('billing', billing, { DATABASE_URL: db.url, UNIGATE_BOOTSTRAP_KEY: apiKey, UNIGATE_BOOTSTRAP_CREDIT_USD: '1000' }),
+      start('chat', chat, {}),
+    ]);
+    await start('edge', { http: ports.edge }, {
+      CHAT_GRPC_URL: `127.0.0.1:${chat.grpc}`,
+      BILLING_GRPC_URL: `127.0.0.1:${billing.grpc}`,
+      CATALOG_GRPC_URL: `127.0.0.1:${catalog.grpc}`,
+      UNIGATE_ADMIN_TOKEN: adminToken,
+    });
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  const origin = `http://127.0.0.1:${ports.edge}`;
+  return { name: 'distributed', baseURL: `${origin}/v1`, origin, simUrl: `http://127.0.0.1:${ports.sim}`, adminToken, apiKey, processes, stop };
+}

@@ -1,0 +1,1 @@
+export { MediaAppModule } from './media.module';

@@ -1,0 +1,26 @@
+/** What `npm start` prints once the gateway answers: where it is and how to try it. */
+export function banner(o: { baseUrl: string; simUrl: string; adminToken: string; apiKey: string; dataDir: string; keyFromEnv: boolean }): string {
+  // A key the operator supplied is referenced, not echoed: it may be a production secret.
+  const keyRef = o.keyFromEnv ? '$UNIGATE_BOOTSTRAP_KEY' : o.apiKey;
+  const curl = [
+    `curl ${o.baseUrl}/chat/completions \\`,
+    `  -H "Authorization: Bearer ${keyRef}" \\`,
+    `  -H "Content-Type: application/json" \\`,
+    `  -d '{"model":"sigma-sonnet-4-6","messages":[{"role":"user","content":"Hello!"}]}'`,
+  ].join('\n');
+  return [
+    '',
+    'Unigate is running (standalone: every service in one process, embedded storage).',
+    '',
+    `  Base URL     ${o.baseUrl}`,
+    `  Admin token  ${o.adminToken}   (Authorization: Bearer … on /admin/v1/*)`,
+    `  API key      ${o.keyFromEnv ? 'from UNIGATE_BOOTSTRAP_KEY' : `${o.apiKey}   (kept in ${o.dataDir}/bootstrap-key)`}`,
+    `  Simulator    ${o.simUrl}   (default upstream for every model)`,
+    `  Data         ${o.dataDir}`,
+    '',
+    'Try it:',
+    '',
+    curl,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,1 @@
+export { composeGateway, type Gateway, type ComposeOptions } from './compose';

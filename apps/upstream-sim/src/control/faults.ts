@@ -1,0 +1,80 @@
+/**
+ * Fault injection rules, set through POST /_sim/faults. A request takes the first rule that matches
+ * it (by model and/or path) and has uses left; rules are consumed in the order they were added, so
+ * `{status: 429, count: 1}` followed by nothing gives "429 once, then success".
+ */
+
+export interface FaultRule {
+  match?: { model?: string; path?: string };
+  /** Wait this long before answering (before the first byte of a stream too). */
+  latency_ms?: number;
+  /** Answer with this HTTP status and an error body in the protocol's shape. */
+  status?: number;
+  /** Error message to put in that body. */
+  message?: string;
+  /** How many requests the rule applies to; unlimited when absent. */
+  count?: number;
+  /** Streams only: destroy the socket after this many content chunks, without a final chunk or [DONE]. */
+  cut_after_chunks?: number;
+  /** Streams only: delay between chunks for this request. */
+  token_delay_ms?: number;
+}
+
+export interface ActiveFault extends FaultRule {
+  id: number;
+  /** Requests the rule has applied to so far. */
+  used: number;
+}
+
+/** The JSON schema fastify validates a POSTed rule against. */
+export const faultRuleJsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    match: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { model: { type: 'string' }, path: { type: 'string' } },
+    },
+    latency_ms: { type: 'integer', minimum: 0 },
+    status: { type: 'integer', minimum: 400, maximum: 599 },
+    message: { type: 'string' },
+    count: { type: 'integer', minimum: 1 },
+    cut_after_chunks: { type: 'integer', minimum: 0 },
+    token_delay_ms: { type: 'integer', minimum: 0 },
+  },
+} as const;
+
+export class FaultRules {
+  private rules: ActiveFault[] = [];
+  private nextId = 1;
+
+  add(rule: FaultRule): ActiveFault {
+    const active: ActiveFault = { ...rule, id: this.nextId++, used: 0 };
+    this.rules.push(active);
+    return active;
+  }
+
+  list(): ActiveFault[] {
+    return this.rules.map((r) => ({ ...r }));
+  }
+
+  clear(): void {
+    this.rules = [];
+  }
+
+  /** The rule this request triggers, counting one use of it; undefined when none applies. */
+  take(request: { model?: string; path: string }): FaultRule | undefined {
+    if (this.rules.length === 0) return undefined; // the hot path when no faults are set
+    const index = this.rules.findIndex(
+      (r) =>
+        (r.match?.model === undefined || r.match.model === request.model) &&
+        (r.match?.path === undefined || r.match.path === request.path),
+    );
+    if (index < 0) return undefined;
+    const rule = this.rules[index];
+    rule.used++;
+    if (rule.count !== undefined && rule.used >= rule.count) this.rules.splice(index, 1);
+    return rule;
+  }
+}

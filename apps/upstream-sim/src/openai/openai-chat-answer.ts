@@ -1,0 +1,148 @@
+/**
+ * What the simulated model answers to a chat request — decided once, before any byte is written, so
+ * the streamed and the non-streamed reply carry the same text. The answer is a pure function of the
+ * request: the messages seed the generator; temperature and friends are accepted and ignored.
+ */
+import {
+  countPromptTokens,
+  countTextTokens,
+  errors,
+  requestedMaxTokens,
+  splitTextTokens,
+  type ChatCompletionRequest,
+  type ChatMessage,
+  type ChatUsage,
+} from '@unigate/contracts';
+import { sampleFromSchema } from '../shared/json-sample';
+import { generateProse, proseWords } from '../shared/prose';
+import { SeededRandom, seedFrom, stableId } from '../shared/seeded-random';
+
+export interface ChatAnswer {
+  /** Thinking shown as `reasoning_content`, one token per piece; null for non-reasoning models. */
+  reasoning: string[] | null;
+  /** The visible content, one token per piece; null when the model calls a tool. */
+  content: string[] | null;
+  toolCall: { id: string; name: string; argumentPieces: string[] } | null;
+  finishReason: 'stop' | 'length' | 'tool_calls';
+  usage: ChatUsage;
+  /** Seeds how a stream groups pieces into chunks. */
+  seed: number;
+}
+
+const QUOTE_TOKENS = 12;
+
+/**
+ * Models that think before answering: any model named like a reasoner, or any request that sets
+ * reasoning_effort. Their reasoning tokens count as completion tokens and within max_tokens.
+ */
+const REASONING_MODEL = /reason|think/i;
+
+export function answerChat(body: ChatCompletionRequest): ChatAnswer {
+  const seed = seedFrom(body.messages);
+  const rng = new SeededRandom(seed);
+  let budget = requestedMaxTokens(body) ?? Infinity;
+  const promptTokens = countPromptTokens(body.messages);
+
+  let reasoning: string[] | null = null;
+  if (body.reasoning_effort !== undefined || REASONING_MODEL.test(body.model)) {
+    const thinking = new SeededRandom(seed ^ 0x5bd1e995); // its own stream: the answer stays the same
+    reasoning = cap(splitTextTokens(generateProse(thinking, thinking.int(15, 40))), budget).pieces;
+    budget -= reasoning.length;
+  }
+  const reasoningTokens = reasoning?.length ?? 0;
+  const base = { reasoning, seed };
+
+  const tool = chosenTool(body);
+  if (tool) {
+    const args = JSON.stringify(sampleFromSchema(tool.parameters ?? { type: 'object' }, rng));
+    const nameTokens = countTextTokens(tool.name);
+    const { pieces, capped } = cap(splitTextTokens(args), Math.max(0, budget - nameTokens));
+    return {
+      ...base,
+      content: null,
+      toolCall: { id: `call_${stableId(seed)}`, name: tool.name, argumentPieces: pieces },
+      finishReason: capped || budget <= 0 ? 'length' : 'tool_calls',
+      usage: usage(promptTokens, reasoningTokens + nameTokens + countTextTokens(pieces.join('')), reasoningTokens),
+    };
+  }
+
+  let text = answerText(body, rng);
+  const stopAt = firstStop(text, body.stop);
+  if (stopAt >= 0) text = text.slice(0, stopAt);
+  const { pieces, capped } = cap(splitTextTokens(text), budget);
+  return {
+    ...base,
+    content: pieces,
+    toolCall: null,
+    finishReason: capped ? 'length' : 'stop',
+    usage: usage(promptTokens, reasoningTokens + countTextTokens(pieces.join('')), reasoningTokens),
+  };
+}
+
+/** The tool the model calls, or null when it should answer in text. */
+function chosenTool(body: ChatCompletionRequest): { name: string; parameters?: Record<string, unknown> } | null {
+  const tools = body.tools ?? [];
+  if (tools.length === 0 || body.tool_choice === 'none') return null;
+  if (body.messages[body.messages.length - 1]?.role === 'tool') return null;
+  const choice = body.tool_choice;
+  if (choice && typeof choice === 'object') {
+    const named = tools.find((t) => t.function.name === choice.function.name);
+    if (!named) {
+      throw errors.invalidRequest(
+        `Invalid value for 'tool_choice': function '${choice.function.name}' is not among the tools.`,
+        'tool_choice',
+      );
+    }
+    return named.function;
+  }
+  return tools[0].function;
+}
+
+function answerText(body: ChatCompletionRequest, rng: SeededRandom): string {
+  const format = body.response_format;
+  if (format?.type === 'json_schema' && format.json_schema.schema) {
+    return JSON.stringify(sampleFromSchema(format.json_schema.schema, rng));
+  }
+  if (format?.type === 'json_object' || format?.type === 'json_schema') {
+    return JSON.stringify({ answer: generateProse(rng, 8), confidence: rng.int(50, 99) / 100, topics: proseWords(rng, 2) });
+  }
+  const last = body.messages[body.messages.length - 1];
+  const quote = last?.role === 'tool' ? `The tool returned: "${quoteOf(last)}". ` : '';
+  return quote + generateProse(rng, rng.int(20, 60));
+}
+
+/** The first few tokens of a tool result, whitespace collapsed. */
+function quoteOf(message: ChatMessage): string {
+  const content = message.content;
+  const text =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content.map((b) => (b.type === 'text' ? b.text : '')).join(' ')
+        : '';
+  return splitTextTokens(text.replace(/\s+/g, ' ').trim()).slice(0, QUOTE_TOKENS).join('');
+}
+
+function firstStop(text: string, stop: ChatCompletionRequest['stop']): number {
+  const stops = (typeof stop === 'string' ? [stop] : (stop ?? [])).filter((s) => s.length > 0);
+  let at = -1;
+  for (const s of stops) {
+    const i = text.indexOf(s);
+    if (i >= 0 && (at < 0 || i < at)) at = i;
+  }
+  return at;
+}
+
+function cap(pieces: string[], max: number): { pieces: string[]; capped: boolean } {
+  return pieces.length > max ? { pieces: pieces.slice(0, max), capped: true } : { pieces, capped: false };
+}
+
+function usage(prompt: number, completion: number, reasoning: number): ChatUsage {
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    prompt_tokens_details: { cached_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: reasoning },
+  };
+}

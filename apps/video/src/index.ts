@@ -1,0 +1,1 @@
+export { VideoAppModule } from './video.module';

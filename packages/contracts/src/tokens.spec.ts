@@ -1,0 +1,108 @@
+import type { ChatMessage } from './chat';
+import {
+  countPromptTokens,
+  countTextTokens,
+  IMAGE_BLOCK_TOKENS,
+  MESSAGE_OVERHEAD_TOKENS,
+  REPLY_PRIMING_TOKENS,
+  splitTextTokens,
+} from './tokens';
+
+describe('countTextTokens', () => {
+  it('counts words and punctuation runs, not whitespace', () => {
+    expect(countTextTokens('')).toBe(0);
+    expect(countTextTokens('   \n\t')).toBe(0);
+    expect(countTextTokens('Hello, world!')).toBe(4);
+    expect(countTextTokens('a  b\nc')).toBe(3);
+    expect(countTextTokens('{"city":"Paris"}')).toBe(5); // {"  city  ":"  Paris  "}
+  });
+
+  it('splits long runs every 8 characters so blobs are not one token', () => {
+    expect(countTextTokens('abcdefgh')).toBe(1);
+    expect(countTextTokens('abcdefghi')).toBe(2);
+    expect(countTextTokens('x'.repeat(80))).toBe(10);
+    expect(countTextTokens('!!!!!!!!!!')).toBe(2);
+  });
+
+  it('counts each CJK character as a token', () => {
+    expect(countTextTokens('你好世界')).toBe(4);
+    expect(countTextTokens('abc你好')).toBe(3);
+    expect(countTextTokens('こんにちは')).toBe(5);
+  });
+
+  it('treats accented letters and digits as word characters', () => {
+    expect(countTextTokens('café 2024')).toBe(2);
+  });
+
+  it('is deterministic across calls (no regex state leaks)', () => {
+    const text = 'The quick brown fox, jumps over the lazy dog.';
+    expect(countTextTokens(text)).toBe(countTextTokens(text));
+    expect(countTextTokens(text)).toBe(11);
+  });
+});
+
+describe('splitTextTokens', () => {
+  it('gives back the text when joined', () => {
+    const text = '  Hello, world!  Über 你好 {"a":1}\n';
+    expect(splitTextTokens(text).join('')).toBe(text);
+  });
+
+  it('holds one token per piece, so any prefix counts exactly', () => {
+    const text = 'Alpha, beta; gamma-delta: supercalifragilistic 你好 "quoted" 12345678901.';
+    const pieces = splitTextTokens(text);
+    expect(pieces.length).toBe(countTextTokens(text));
+    for (let k = 0; k <= pieces.length; k++) {
+      expect(countTextTokens(pieces.slice(0, k).join(''))).toBe(k);
+    }
+  });
+
+  it('keeps leading whitespace with the token and trailing whitespace on the last piece', () => {
+    expect(splitTextTokens(' a b. ')).toEqual([' a', ' b', '. ']);
+    expect(splitTextTokens('')).toEqual([]);
+    expect(splitTextTokens('   ')).toEqual(['   ']);
+  });
+});
+
+describe('countPromptTokens', () => {
+  const overhead = (messages: number) => REPLY_PRIMING_TOKENS + messages * MESSAGE_OVERHEAD_TOKENS;
+
+  it('counts string contents plus fixed overheads', () => {
+    const messages: ChatMessage[] = [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Hi there' },
+    ];
+    expect(countPromptTokens(messages)).toBe(overhead(2) + 3 + 2);
+  });
+
+  it('counts text blocks and a fixed cost per image block', () => {
+    const messages: ChatMessage[] = [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is this?' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,' + 'A'.repeat(10_000) } },
+        ],
+      },
+    ];
+    expect(countPromptTokens(messages)).toBe(overhead(1) + 4 + IMAGE_BLOCK_TOKENS);
+  });
+
+  it('counts tool-call names and arguments, names, and tolerates null content', () => {
+    const messages: ChatMessage[] = [
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
+      { role: 'user', name: 'alice', content: 'ok' },
+    ];
+    // get_weather is 11 word characters: 2 tokens.
+    expect(countPromptTokens(messages)).toBe(overhead(3) + 2 + 5 + 1 + 1 + 1);
+  });
+
+  it('is the fixed overhead for empty contents', () => {
+    expect(countPromptTokens([])).toBe(REPLY_PRIMING_TOKENS);
+    expect(countPromptTokens([{ role: 'user', content: '' }])).toBe(overhead(1));
+  });
+});

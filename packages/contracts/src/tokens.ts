@@ -1,0 +1,79 @@
+/**
+ * A deterministic token estimator, shared by the upstream simulator (to report usage) and the gateway
+ * (to size the worst-case billing hold and to count a stream that was cut). It is not any vendor's
+ * tokenizer; what matters is that every part of Unigate counts the same text the same way.
+ *
+ * One token is: one CJK character, or a run of up to 8 letters/digits, or a run of up to 8 other
+ * non-space characters (punctuation, symbols). Whitespace is free. Capping runs at 8 characters keeps
+ * a long base64 blob or an unspaced identifier from counting as a single token.
+ */
+import type { ChatMessage } from './chat';
+
+const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
+const WORD_CHAR = `(?:(?![${CJK}])[\\p{L}\\p{M}\\p{N}_])`;
+const OTHER_CHAR = `[^\\s\\p{L}\\p{M}\\p{N}_]`;
+// One compiled global regex, reset before each use (JS runs these loops to completion).
+const TOKEN_RE = new RegExp(`[${CJK}]|${WORD_CHAR}{1,8}|${OTHER_CHAR}{1,8}`, 'gu');
+
+/** Fixed cost of every message (role, separators), as chat formats add one. */
+export const MESSAGE_OVERHEAD_TOKENS = 3;
+/** Fixed cost of priming the assistant's reply, counted once per prompt. */
+export const REPLY_PRIMING_TOKENS = 3;
+/** Fixed cost of one image block, whatever its size (a high-detail 1024×1024 image in OpenAI's terms). */
+export const IMAGE_BLOCK_TOKENS = 765;
+
+export function countTextTokens(text: string): number {
+  if (!text) return 0;
+  const re = TOKEN_RE;
+  re.lastIndex = 0;
+  let n = 0;
+  while (re.exec(text) !== null) n++;
+  return n;
+}
+
+/**
+ * Split `text` into pieces holding exactly one token each, every piece carrying the whitespace that
+ * precedes its token (trailing whitespace goes to the last piece). Joining the pieces gives back
+ * `text`, and the first k pieces joined count as exactly k tokens — so a stream can be cut on a token
+ * boundary and still be counted exactly. (Whitespace-only text is one piece of zero tokens.)
+ */
+export function splitTextTokens(text: string): string[] {
+  const re = TOKEN_RE;
+  re.lastIndex = 0;
+  const pieces: string[] = [];
+  let start = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const end = m.index + m[0].length;
+    pieces.push(text.slice(start, end));
+    start = end;
+  }
+  if (start < text.length) {
+    if (pieces.length === 0) pieces.push(text.slice(start));
+    else pieces[pieces.length - 1] += text.slice(start);
+  }
+  return pieces;
+}
+
+/**
+ * Estimated prompt size of a chat request: the text of every string or text-block content, the name
+ * and arguments of every tool call, a fixed cost per image block, per message and once for the reply.
+ */
+export function countPromptTokens(messages: ReadonlyArray<ChatMessage>): number {
+  let total = REPLY_PRIMING_TOKENS;
+  for (const m of messages) {
+    total += MESSAGE_OVERHEAD_TOKENS;
+    if (m.name) total += countTextTokens(m.name);
+    const content = m.content;
+    if (typeof content === 'string') {
+      total += countTextTokens(content);
+    } else if (Array.isArray(content)) {
+      for (const block of content) {
+        total += block.type === 'text' ? countTextTokens(block.text) : IMAGE_BLOCK_TOKENS;
+      }
+    }
+    for (const call of m.tool_calls ?? []) {
+      total += countTextTokens(call.function.name) + countTextTokens(call.function.arguments);
+    }
+  }
+  return total;
+}

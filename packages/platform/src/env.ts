@@ -1,0 +1,15 @@
+/** Environment access with validation at start: a bad value stops the process with a clear message. */
+import { z } from 'zod';
+
+export function readEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+}
+
+export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+export const brokersList = z
+  .string()
+  .transform((s) => s.split(',').map((b) => b.trim()).filter(Boolean));

@@ -1,0 +1,212 @@
+/**
+ * EventBus over Kafka (kafkajs). At-least-once: an offset is committed only after the handler
+ * returned; a throwing handler pauses its partition, seeks back to the failed message and resumes
+ * after a backoff, so the message is redelivered (here or, after a rebalance, on another member) and
+ * other partitions keep flowing meanwhile. Consumers must therefore be idempotent.
+ */
+import {
+  Kafka,
+  logLevel as KafkaLogLevel,
+  Partitioners,
+  type Consumer,
+  type EachBatchPayload,
+  type IHeaders,
+  type KafkaMessage,
+  type LogEntry,
+  type Producer,
+} from 'kafkajs';
+import type { Logger } from 'pino';
+import { backoffMs, type BackoffOptions } from './backoff';
+import type { EventBus, EventHandler } from './event-bus';
+import { runInTraceContext, withTraceHeaders } from './trace-headers';
+
+export interface KafkaEventBusOptions {
+  brokers: string[];
+  clientId: string;
+  /** Prepended (with a dot) to every topic and consumer group: isolates test runs and tenants. */
+  topicPrefix?: string;
+  logger: Logger;
+  /** Consumer group session timeout; 6 s keeps re-joins after a crash short. */
+  sessionTimeoutMs?: number;
+  heartbeatIntervalMs?: number;
+  /** The longest a fetch waits for data; the mock broker never answers a waiting fetch early. */
+  maxWaitTimeMs?: number;
+  retryBackoff?: BackoffOptions;
+}
+
+interface Subscription {
+  consumer: Consumer;
+  joined: boolean;
+  crashed: boolean;
+  /** Pending resume timers of partitions paused after a handler failure. */
+  timers: Set<NodeJS.Timeout>;
+  /** `topic:partition` → the failing offset and how often it failed, for the backoff. */
+  failures: Map<string, { offset: string; attempts: number }>;
+}
+
+export class KafkaEventBus implements EventBus {
+  private readonly kafka: Kafka;
+  private readonly producer: Producer;
+  private readonly subscriptions: Subscription[] = [];
+  private producerConnected = false;
+  private connecting?: Promise<void>;
+  private closed = false;
+
+  constructor(private readonly opts: KafkaEventBusOptions) {
+    this.kafka = new Kafka({
+      clientId: opts.clientId,
+      brokers: opts.brokers,
+      logLevel: KafkaLogLevel.WARN,
+      logCreator: () => (entry: LogEntry) => this.forwardLog(entry),
+    });
+    this.producer = this.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: true });
+    this.producer.on(this.producer.events.CONNECT, () => (this.producerConnected = true));
+    this.producer.on(this.producer.events.DISCONNECT, () => (this.producerConnected = false));
+  }
+
+  /** The physical topic / group name for a logical one. */
+  name(logical: string): string {
+    return this.opts.topicPrefix ? `${this.opts.topicPrefix}.${logical}` : logical;
+  }
+
+  /** Connect the producer now (otherwise the first publish does), so startup fails fast. */
+  connect(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('KafkaEventBus is closed'));
+    this.connecting ??= this.producer.connect().catch((err: unknown) => {
+      this.connecting = undefined;
+      throw err;
+    });
+    return this.connecting;
+  }
+
+  /** Readiness: the producer is connected and every consumer has joined its group and not crashed. */
+  isReady(): boolean {
+    return !this.closed && this.producerConnected && this.subscriptions.every((s) => s.joined && !s.crashed);
+  }
+
+  /** The same as a ReadinessCheck: resolves when ready, otherwise rejects saying why. */
+  async checkReady(): Promise<void> {
+    if (this.closed) throw new Error('kafka: closed');
+    if (!this.producerConnected) throw new Error('kafka: producer not connected');
+    const lagging = this.subscriptions.filter((s) => !s.joined || s.crashed).length;
+    if (lagging > 0) throw new Error(`kafka: ${lagging} consumer(s) not in their group`);
+  }
+
+  async publish(topic: string, key: string, payload: object, headers?: Record<string, string>): Promise<void> {
+    await this.connect();
+    await this.producer.send({
+      topic: this.name(topic),
+      acks: -1,
+      messages: [{ key, value: JSON.stringify(payload), headers: withTraceHeaders(headers) }],
+    });
+  }
+
+  async subscribe(topic: string, groupId: string, handler: EventHandler): Promise<void> {
+    if (this.closed) throw new Error('KafkaEventBus is closed');
+    const consumer = this.kafka.consumer({
+      groupId: this.name(groupId),
+      sessionTimeout: this.opts.sessionTimeoutMs ?? 6000,
+      heartbeatInterval: this.opts.heartbeatIntervalMs ?? 1000,
+      maxWaitTimeInMs: this.opts.maxWaitTimeMs ?? 100,
+      allowAutoTopicCreation: true,
+    });
+    const sub: Subscription = { consumer, joined: false, crashed: false, timers: new Set(), failures: new Map() };
+    consumer.on(consumer.events.GROUP_JOIN, () => {
+      sub.joined = true;
+      sub.crashed = false;
+    });
+    consumer.on(consumer.events.CRASH, (e) => {
+      sub.crashed = !e.payload.restart;
+      this.opts.logger.error({ err: e.payload.error, group: groupId, topic }, 'kafka consumer crashed');
+    });
+    this.subscriptions.push(sub);
+
+    await consumer.connect();
+    // A new group starts at the beginning: events published before it first joined are not lost.
+    await consumer.subscribe({ topics: [this.name(topic)], fromBeginning: true });
+    await consumer.run({
+      eachBatchAutoResolve: false,
+      eachBatch: (payload) => this.processBatch(sub, topic, handler, payload),
+    });
+  }
+
+  private async processBatch(sub: Subscription, topic: string, handler: EventHandler, p: EachBatchPayload): Promise<void> {
+    const { batch } = p;
+    for (const message of batch.messages) {
+      if (!p.isRunning() || p.isStale()) return;
+      const failedAttempts = await this.handleOne(sub, topic, handler, batch.partition, message);
+      if (failedAttempts > 0) {
+        this.retryLater(sub, batch.topic, batch.partition, message.offset, failedAttempts);
+        return;
+      }
+      p.resolveOffset(message.offset);
+      await p.heartbeat();
+    }
+  }
+
+  /**
+   * 0 = processed (or undecodable: retrying could never help); otherwise how many times in a row this
+   * message has failed, and it must be redelivered.
+   */
+  private async handleOne(sub: Subscription, topic: string, handler: EventHandler, partition: number, m: KafkaMessage): Promise<number> {
+    const failureKey = `${topic}:${partition}`;
+    let payload: unknown;
+    try {
+      payload = JSON.parse(m.value?.toString('utf8') ?? 'null');
+    } catch (err) {
+      this.opts.logger.error({ err, topic, partition, offset: m.offset }, 'dropping an event that is not JSON');
+      return 0;
+    }
+    const headers = decodeHeaders(m.headers);
+    const key = m.key?.toString('utf8') ?? '';
+    try {
+      await runInTraceContext(headers, () => handler(payload, { topic, key, headers }));
+      sub.failures.delete(failureKey);
+      return 0;
+    } catch (err) {
+      const prev = sub.failures.get(failureKey);
+      const attempts = prev?.offset === m.offset ? prev.attempts + 1 : 1;
+      sub.failures.set(failureKey, { offset: m.offset, attempts });
+      this.opts.logger.warn({ err, topic, partition, offset: m.offset, attempts }, 'event handler failed; will redeliver');
+      return attempts;
+    }
+  }
+
+  /** Pause the partition, rewind to the failed message, resume after the backoff. */
+  private retryLater(sub: Subscription, physicalTopic: string, partition: number, offset: string, attempts: number): void {
+    const tp = [{ topic: physicalTopic, partitions: [partition] }];
+    sub.consumer.pause(tp);
+    sub.consumer.seek({ topic: physicalTopic, partition, offset });
+    const timer = setTimeout(() => {
+      sub.timers.delete(timer);
+      if (!this.closed) sub.consumer.resume(tp);
+    }, backoffMs(attempts, this.opts.retryBackoff));
+    sub.timers.add(timer);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const sub of this.subscriptions) for (const t of sub.timers) clearTimeout(t);
+    // Consumers first: a clean leave commits what was processed and hands partitions over at once.
+    await Promise.allSettled(this.subscriptions.map((s) => s.consumer.disconnect()));
+    await this.producer.disconnect().catch(() => undefined);
+  }
+
+  private forwardLog(entry: LogEntry): void {
+    const { message, ...extra } = entry.log;
+    const fields = { kafka: entry.namespace, ...extra };
+    if (entry.level === KafkaLogLevel.ERROR) this.opts.logger.error(fields, message);
+    else if (entry.level === KafkaLogLevel.WARN) this.opts.logger.warn(fields, message);
+    else this.opts.logger.debug(fields, message);
+  }
+}
+
+function decodeHeaders(raw: IHeaders | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw ?? {})) {
+    const first = Array.isArray(v) ? v[0] : v;
+    if (first !== undefined) out[k] = first.toString();
+  }
+  return out;
+}

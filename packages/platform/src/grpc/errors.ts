@@ -1,0 +1,56 @@
+/**
+ * GatewayError across gRPC: the server sends the typed error as JSON in the status details; the
+ * client turns it back into the same GatewayError, so an error keeps its status/shape/code end to end.
+ */
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import { RpcException } from '@nestjs/microservices';
+import { GatewayError, type GatewayErrorInit } from '@unigate/contracts';
+
+const PREFIX = 'gateway-error:';
+
+function grpcCodeFor(httpStatus: number): number {
+  if (httpStatus === 400) return GrpcStatus.INVALID_ARGUMENT;
+  if (httpStatus === 401) return GrpcStatus.UNAUTHENTICATED;
+  if (httpStatus === 402 || httpStatus === 429) return GrpcStatus.RESOURCE_EXHAUSTED;
+  if (httpStatus === 403) return GrpcStatus.PERMISSION_DENIED;
+  if (httpStatus === 404) return GrpcStatus.NOT_FOUND;
+  if (httpStatus === 504) return GrpcStatus.DEADLINE_EXCEEDED;
+  if (httpStatus === 503) return GrpcStatus.UNAVAILABLE;
+  return GrpcStatus.INTERNAL;
+}
+
+/** Server side: any thrown value → RpcException whose message carries the GatewayError. */
+export function toRpcException(err: unknown): RpcException {
+  if (err instanceof RpcException) return err;
+  const ge = GatewayError.is(err) ? err : null;
+  if (!ge) {
+    const message = err instanceof Error ? err.message : String(err);
+    return new RpcException({ code: GrpcStatus.INTERNAL, message });
+  }
+  return new RpcException({ code: grpcCodeFor(ge.status), message: PREFIX + JSON.stringify(ge.toJSON()) });
+}
+
+/** Client side: a gRPC error → the GatewayError it carried, or a 502/503 for transport failures. */
+export function fromGrpcError(err: unknown): Error {
+  if (GatewayError.is(err)) return err;
+  const e = err as { code?: number; details?: string; message?: string };
+  const text = e?.details ?? e?.message ?? '';
+  const at = text.indexOf(PREFIX);
+  if (at >= 0) {
+    try {
+      return GatewayError.fromJSON(JSON.parse(text.slice(at + PREFIX.length)) as GatewayErrorInit);
+    } catch {
+      /* fall through */
+    }
+  }
+  if (e?.code === GrpcStatus.UNAVAILABLE || e?.code === GrpcStatus.DEADLINE_EXCEEDED) {
+    return new GatewayError({
+      status: 503,
+      code: 'service_unavailable',
+      type: 'server_error',
+      message: 'An internal service is unavailable; retry shortly.',
+      retryable: true,
+    });
+  }
+  return err instanceof Error ? err : new Error(String(err));
+}

@@ -1,0 +1,48 @@
+/** Prometheus metrics. One registry per process; every app serves it at /metrics. */
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export const metricsRegistry = new Registry();
+collectDefaultMetrics({ register: metricsRegistry });
+
+export const httpRequests = new Counter({
+  name: 'unigate_http_requests_total',
+  help: 'HTTP requests by route and status',
+  labelNames: ['route', 'status'] as const,
+  registers: [metricsRegistry],
+});
+
+export const httpDuration = new Histogram({
+  name: 'unigate_http_request_duration_seconds',
+  help: 'HTTP request duration (to the last byte for streams)',
+  labelNames: ['route'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  registers: [metricsRegistry],
+});
+
+export const tokensTotal = new Counter({
+  name: 'unigate_tokens_total',
+  help: 'Tokens metered, by model and direction (input, cached_input, output)',
+  labelNames: ['model', 'direction'] as const,
+  registers: [metricsRegistry],
+});
+
+export const costMicrosTotal = new Counter({
+  name: 'unigate_cost_micros_total',
+  help: 'Cost charged in micro-USD, by model',
+  labelNames: ['model'] as const,
+  registers: [metricsRegistry],
+});
+
+export const upstreamRequests = new Counter({
+  name: 'unigate_upstream_requests_total',
+  help: 'Upstream calls by model, channel and outcome',
+  labelNames: ['model', 'channel', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export const rejections = new Counter({
+  name: 'unigate_rejections_total',
+  help: 'Requests rejected before reaching an upstream, by model and reason (402, 429, 400, 401, 403, 404)',
+  labelNames: ['model', 'reason'] as const,
+  registers: [metricsRegistry],
+});

@@ -1,0 +1,91 @@
+/**
+ * createDataSource on the local Postgres and on the embedded store (PGlite behind pglite-socket):
+ * schema creation, migrations once, persistence across restarts, and no lost update under concurrent
+ * row-locking transactions on the embedded store (INFRA.md: it runs one transaction at a time).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Column, Entity, PrimaryColumn, type DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { createTestDatabase, type TestDatabase } from '@unigate/testing';
+import { bigintTransformer, createDataSource, EMBEDDED_POOL_SIZE, startEmbeddedPostgres, createLogger } from '@unigate/platform';
+
+@Entity({ name: 'counters' })
+class Counter {
+  @PrimaryColumn('text') id!: string;
+  @Column('bigint', { transformer: bigintTransformer }) value!: number;
+}
+
+class CreateCounters1700000000000 implements MigrationInterface {
+  name = 'CreateCounters1700000000000';
+  async up(q: QueryRunner) {
+    await q.query(`CREATE TABLE platform_test.counters (id text PRIMARY KEY, value bigint NOT NULL)`);
+  }
+  async down(q: QueryRunner) {
+    await q.query(`DROP TABLE platform_test.counters`);
+  }
+}
+
+const logger = createLogger('database-test', 'silent');
+const open = (url: string, poolSize?: number) =>
+  createDataSource({ url, schema: 'platform_test', entities: [Counter], migrations: [CreateCounters1700000000000], poolSize, logger });
+
+/** 40 concurrent read-lock-increment transactions: exact only if the store really serialises them. */
+async function concurrentIncrements(ds: DataSource, n: number): Promise<number> {
+  await ds.getRepository(Counter).save({ id: 'c', value: 0 });
+  await Promise.all(
+    Array.from({ length: n }, () =>
+      ds.transaction(async (m) => {
+        const row = await m.getRepository(Counter).createQueryBuilder('c').setLock('pessimistic_write').where('c.id = :id', { id: 'c' }).getOneOrFail();
+        await new Promise((r) => setImmediate(r)); // give other transactions every chance to interleave
+        await m.update(Counter, { id: 'c' }, { value: row.value + 1 });
+      }),
+    ),
+  );
+  return (await ds.getRepository(Counter).findOneByOrFail({ id: 'c' })).value;
+}
+
+describe('on Postgres', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase('platform_db');
+  });
+  afterAll(() => db.drop());
+
+  test('creates the schema, migrates once, and replicas starting together do not collide', async () => {
+    const [a, b] = await Promise.all([open(db.url), open(db.url)]);
+    const applied = await a.query(`SELECT name FROM platform_test.migrations`);
+    expect(applied.map((r: { name: string }) => r.name)).toEqual(['CreateCounters1700000000000']);
+    expect(await concurrentIncrements(a, 40)).toBe(40);
+    expect((await b.getRepository(Counter).findOneByOrFail({ id: 'c' })).value).toBe(40);
+    await Promise.all([a.destroy(), b.destroy()]);
+  });
+});
+
+describe('on the embedded store', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'unigate-pglite-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  test('serialises concurrent locking transactions exactly and keeps data across restarts', async () => {
+    const pg = await startEmbeddedPostgres(dir);
+    const ds = await open(pg.url, EMBEDDED_POOL_SIZE);
+    expect(await concurrentIncrements(ds, 40)).toBe(40);
+    await ds.destroy();
+    // Even with several connections the store itself runs one transaction at a time.
+    const wide = await open(pg.url, 4);
+    expect(await concurrentIncrements(wide, 40)).toBe(40);
+    await wide.destroy();
+    await pg.close();
+
+    const again = await startEmbeddedPostgres(dir);
+    const ds2 = await open(again.url, EMBEDDED_POOL_SIZE);
+    expect((await ds2.getRepository(Counter).findOneByOrFail({ id: 'c' })).value).toBe(40);
+    const applied = await ds2.query(`SELECT name FROM platform_test.migrations`);
+    expect(applied).toHaveLength(1);
+    await ds2.destroy();
+    await again.close();
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * ChatProvider for upstreams that speak OpenAI's chat-completions protocol (OpenAI itself, the many
+ * compatible vendors, and the simulator).
+ */
+import {
+  errors,
+  type Channel,
+  type ChatCompletionChunk,
+  type ChatCompletionRequest,
+  type ChatCompletionResponse,
+  GatewayError,
+} from '@unigate/contracts';
+import type { HttpClient, HttpResponse } from '../http/http-client';
+import { errorMessage, transportError } from '../http/transport-errors';
+import { readSse } from '../sse/sse-reader';
+import type { ChatProvider } from '../types';
+import { openAiChatHttpError, openAiChatStreamError } from './openai-chat-errors';
+import { chatCompletionsUrl, openAiChatHeaders, toOpenAiChatBody } from './openai-chat-request';
+import { toChatChunk, toChatResponse } from './openai-chat-response';
+import { upstreamChunkSchema, upstreamCompletionSchema } from './openai-chat-schemas';
+
+export class OpenAiChatAdapter implements ChatProvider {
+  constructor(private readonly http: HttpClient) {}
+
+  async complete(channel: Channel, body: ChatCompletionRequest, signal?: AbortSignal): Promise<ChatCompletionResponse> {
+    const res = await this.send(channel, body, false, signal);
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch (err) {
+      throw transportError(err, signal, 'upstream response failed');
+    }
+    const parsed = upstreamCompletionSchema.safeParse(parseJson(text));
+    if (!parsed.success) {
+      throw errors.upstream(502, `upstream sent an invalid chat completion: ${parsed.error.issues[0]?.message ?? 'not JSON'}`, true);
+    }
+    return toChatResponse(parsed.data, body);
+  }
+
+  async *stream(channel: Channel, body: ChatCompletionRequest, signal?: AbortSignal): AsyncGenerator<ChatCompletionChunk> {
+    const res = await this.send(channel, body, true, signal);
+    let yielded = 0;
+    let done = false;
+    try {
+      for await (const ev of readSse(res.body)) {
+        // Keep reading after [DONE] so the body ends cleanly and the socket goes back to the pool.
+        if (done) continue;
+        if (ev.data === '[DONE]') {
+          done = true;
+          continue;
+        }
+        const json = parseJson(ev.data);
+        if (ev.event === 'error' || (json && typeof json === 'object' && 'error' in json)) {
+          throw openAiChatStreamError(ev.data, yielded === 0);
+        }
+        const chunk = upstreamChunkSchema.safeParse(json);
+        if (!chunk.success) {
+          throw errors.upstream(502, `upstream sent an invalid stream chunk: ${chunk.error.issues[0]?.message ?? 'not JSON'}`, yielded === 0);
+        }
+        yielded++;
+        yield toChatChunk(chunk.data, body);
+      }
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason ?? err;
+      if (GatewayError.is(err)) throw err;
+      throw errors.upstream(502, `upstream stream ended unexpectedly: ${errorMessage(err)}`, yielded === 0);
+    }
+    // Nothing reached the caller yet → as safe to retry as a failed connection; otherwise it is not.
+    if (!done) throw errors.upstream(502, 'upstream stream ended unexpectedly', yielded === 0);
+  }
+
+  private async send(channel: Channel, body: ChatCompletionRequest, stream: boolean, signal?: AbortSignal): Promise<HttpResponse> {
+    let res: HttpResponse;
+    try {
+      res = await this.http.request({
+        method: 'POST',
+        url: chatCompletionsUrl(channel),
+        headers: openAiChatHeaders(channel, stream),
+        body: JSON.stringify(toOpenAiChatBody(channel, body, stream)),
+        signal,
+      });
+    } catch (err) {
+      throw transportError(err, signal);
+    }
+    if (res.status >= 200 && res.status < 300) return res;
+    const text = await res.body.text().catch(() => '');
+    throw openAiChatHttpError(res.status, text);
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Validated upstream replies → our response and chunk types. The model field is set back to the
+ * name the client asked for (the upstream saw the channel's name); unknown fields pass through.
+ */
+import {
+  countPromptTokens,
+  countTextTokens,
+  type ChatCompletionChunk,
+  type ChatCompletionRequest,
+  type ChatCompletionResponse,
+  type ChatUsage,
+} from '@unigate/contracts';
+import { mapOpenAiFinishReason } from './openai-chat-finish-reason';
+import type { UpstreamChunk, UpstreamCompletion, UpstreamUsage } from './openai-chat-schemas';
+
+export function toChatUsage(u: UpstreamUsage): ChatUsage {
+  const usage: ChatUsage = {
+    prompt_tokens: u.prompt_tokens,
+    completion_tokens: u.completion_tokens,
+    total_tokens: u.total_tokens ?? u.prompt_tokens + u.completion_tokens,
+  };
+  const cached = u.prompt_tokens_details?.cached_tokens;
+  const audio = u.prompt_tokens_details?.audio_tokens;
+  if (cached != null || audio != null) {
+    usage.prompt_tokens_details = { ...(cached != null && { cached_tokens: cached }), ...(audio != null && { audio_tokens: audio }) };
+  }
+  const reasoning = u.completion_tokens_details?.reasoning_tokens;
+  if (reasoning != null) usage.completion_tokens_details = { reasoning_tokens: reasoning };
+  return usage;
+}
+
+export function toChatResponse(up: UpstreamCompletion, req: ChatCompletionRequest): ChatCompletionResponse {
+  const { usage, system_fingerprint, choices, ...rest } = up;
+  const out: ChatCompletionResponse = {
+    ...rest,
+    object: 'chat.completion',
+    model: req.model,
+    choices: choices.map(({ message, finish_reason, ...choice }) => ({
+      ...choice,
+      message: {
+        ...message,
+        role: 'assistant',
+        content: message.content ?? null,
+        reasoning_content: message.reasoning_content ?? undefined,
+        refusal: message.refusal ?? null,
+        tool_calls: message.tool_calls?.map((t) => ({ ...t, type: 'function' as const })) ?? undefined,
+      },
+      finish_reason: mapOpenAiFinishReason(finish_reason),
+    })),
+    usage: usage ? toChatUsage(usage) : estimatedUsage(up, req),
+  };
+  if (system_fingerprint) out.system_fingerprint = system_fingerprint;
+  dropUndefined(out.choices.map((c) => c.message));
+  return out;
+}
+
+export function toChatChunk(up: UpstreamChunk, req: ChatCompletionRequest): ChatCompletionChunk {
+  const { usage, system_fingerprint, choices, ...rest } = up;
+  const out: ChatCompletionChunk = {
+    ...rest,
+    object: 'chat.completion.chunk',
+    model: req.model,
+    choices: choices.map(({ delta, finish_reason, ...choice }) => {
+      const d: ChatCompletionChunk['choices'][number]['delta'] = {};
+      for (const [k, v] of Object.entries(delta ?? {})) if (v !== null && v !== undefined) (d as Record<string, unknown>)[k] = v;
+      if (delta?.role) d.role = 'assistant';
+      if (delta?.tool_calls) {
+        d.tool_calls = delta.tool_calls.map((t) => {
+          const f = t.function;
+          return {
+            index: t.index,
+            ...(t.id && { id: t.id }),
+            ...(t.type && { type: t.type }),
+            ...(f && { function: { ...(f.name != null && { name: f.name }), ...(f.arguments != null && { arguments: f.arguments }) } }),
+          };
+        });
+      }
+      return { ...choice, delta: d, finish_reason: mapOpenAiFinishReason(finish_reason) };
+    }),
+  };
+  if (usage !== undefined) out.usage = usage ? toChatUsage(usage) : null;
+  if (system_fingerprint) out.system_fingerprint = system_fingerprint;
+  return out;
+}
+
+/** A vendor that omits usage is still billed: estimate with the gateway's own token counter. */
+function estimatedUsage(up: UpstreamCompletion, req: ChatCompletionRequest): ChatUsage {
+  const prompt = countPromptTokens(req.messages);
+  let completion = 0;
+  for (const c of up.choices) {
+    completion += countTextTokens(c.message.content ?? '') + countTextTokens(c.message.reasoning_content ?? '');
+    for (const t of c.message.tool_calls ?? []) completion += countTextTokens(t.function.name) + countTextTokens(t.function.arguments);
+  }
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+}
+
+function dropUndefined(objects: object[]): void {
+  for (const o of objects) for (const [k, v] of Object.entries(o)) if (v === undefined) delete (o as Record<string, unknown>)[k];
+}

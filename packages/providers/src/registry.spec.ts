@@ -1,0 +1,28 @@
+import { GatewayError, PROTOCOLS } from '@unigate/contracts';
+import { HttpClient } from './http/http-client';
+import { OpenAiChatAdapter } from './openai-chat/openai-chat-adapter';
+import { chatProviderFor } from './registry';
+
+describe('chatProviderFor', () => {
+  const http = new HttpClient();
+  afterAll(() => http.close());
+
+  it('picks the OpenAI chat adapter for openai-chat', () => {
+    expect(chatProviderFor('openai-chat', http)).toBeInstanceOf(OpenAiChatAdapter);
+    expect(chatProviderFor('openai-chat')).toBeInstanceOf(OpenAiChatAdapter);
+  });
+
+  it('fails over (retryable upstream error) for a protocol with no chat adapter', () => {
+    for (const protocol of PROTOCOLS.filter((p) => p !== 'openai-chat')) {
+      let err: unknown;
+      try {
+        chatProviderFor(protocol, http);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(GatewayError);
+      expect(err).toMatchObject({ status: 502, code: 'upstream_error', retryable: true });
+      expect((err as Error).message).toContain(protocol);
+    }
+  });
+});

@@ -1,0 +1,17 @@
+/**
+ * Test helpers for every workspace: `import { createTestDatabase, uniqueName } from '@unigate/testing'`.
+ * Jest maps @unigate/testing to this source folder, so no build is needed for tests.
+ */
+export { uniqueName } from './names';
+export { kafkaBrokers, redisUrl, POSTGRES_ADMIN_URL } from './env';
+export { createTestDatabase, type TestDatabase } from './database';
+export { freePort, httpStatus, waitForHttp } from './net';
+export { startNodeProcess, stopAllNodeProcesses, type NodeProcess, type StartNodeProcessOptions } from './process';
+export {
+  ensurePostgres,
+  ensureRedis,
+  startKafkaTestBroker,
+  parseMockBootstrap,
+  tcpAccepts,
+  type KafkaTestBroker,
+} from './infra';

@@ -1,0 +1,57 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { createServer } from 'node:net';
+
+/** A TCP port on 127.0.0.1 that was free a moment ago (the OS picks it; we release it at once). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => (port ? resolve(port) : reject(new Error('could not read the allocated port'))));
+    });
+  });
+}
+
+/** One GET without keep-alive (no sockets left open for jest to complain about): status or error. */
+export function httpStatus(url: string, timeoutMs = 2000): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = (url.startsWith('https:') ? httpsRequest : httpRequest)(
+      url,
+      { method: 'GET', agent: false, headers: { connection: 'close' }, timeout: timeoutMs },
+      (response) => {
+        response.resume();
+        response.once('end', () => resolve(response.statusCode ?? 0));
+        response.once('error', reject);
+      },
+    );
+    request.once('timeout', () => request.destroy(new Error(`GET ${url} timed out after ${timeoutMs} ms`)));
+    request.once('error', reject);
+    request.end();
+  });
+}
+
+/**
+ * Polls `url` until it answers 200, or rejects after timeoutMs with the last status or error seen.
+ * `shouldStop` lets a caller end the wait early (e.g. the process being awaited has exited).
+ */
+export async function waitForHttp(url: string, timeoutMs = 30_000, shouldStop?: () => string | undefined): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no attempt';
+  while (Date.now() < deadline) {
+    const reason = shouldStop?.();
+    if (reason) throw new Error(`stopped waiting for ${url}: ${reason}`);
+    try {
+      const status = await httpStatus(url, Math.min(2000, Math.max(100, deadline - Date.now())));
+      if (status === 200) return;
+      last = `HTTP ${status}`;
+    } catch (err) {
+      last = (err as Error).message;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms (last: ${last})`);
+}
