@@ -87,6 +87,8 @@ export class KafkaEventBus implements EventBus {
   /** The same as a ReadinessCheck: resolves when ready, otherwise rejects saying why. */
   async checkReady(): Promise<void> {
     if (this.closed) throw new Error('kafka: closed');
+    // A publish-only process (chat) connects lazily; readiness is where it should connect first.
+    if (!this.producerConnected) await this.connect().catch((err: unknown) => Promise.reject(new Error(`kafka: producer not connected (${String(err)})`)));
     if (!this.producerConnected) throw new Error('kafka: producer not connected');
     const lagging = this.subscriptions.filter((s) => !s.joined || s.crashed).length;
     if (lagging > 0) throw new Error(`kafka: ${lagging} consumer(s) not in their group`);
