@@ -81,6 +81,6 @@ describe('loadCatalogConfig', () => {
   });
 
   it('names the file it cannot read', () => {
-    expect(() => loadCatalogConfig('/nonexistent/unigate.yaml')).toThrow(/Invalid UNIGATE_CONFIG \(\/nonexistent\/unigate\.yaml\):\n  - cannot read the file/);
+    expect(() => loadCatalogConfig('/nonexistent/unigate.yaml')).toThrow(/Invalid UNIGATE_CONFIG \(\/nonexistent\/unigate\.yaml\):\n {2}- cannot read the file/);
   });
 });

@@ -33,7 +33,7 @@ describe('sampleFromSchema', () => {
         when: { type: 'string', format: 'date-time' },
         list: { type: 'array', items: { type: 'integer' }, minItems: 3 },
       },
-    }) as Record<string, any>;
+    }) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(v.unit).toBe('kelvin');
     expect(v.kind).toBe('fixed');
     expect(v.n).toBeGreaterThanOrEqual(10);
@@ -56,7 +56,7 @@ describe('sampleFromSchema', () => {
         nullable: { type: ['null', 'string'] },
       },
       $defs: { person: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
-    }) as Record<string, any>;
+    }) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(v.owner).toEqual({ name: 'Alice' });
     expect(Number.isInteger(v.maybe)).toBe(true);
     expect(Object.keys(v.merged)).toEqual(['a', 'b']);

@@ -13,7 +13,10 @@ export interface CreateDataSourceOptions {
   url: string;
   /** The owning service's schema (e.g. 'billing'); also holds its migrations table. */
   schema: string;
+  // TypeORM's own option types: entity and migration classes are plain constructors.
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   entities: MixedList<Function | string | EntitySchema>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   migrations: MixedList<Function | string>;
   /**
    * Connections in the pool (default 10). Use 1 on the embedded store, which runs one transaction at

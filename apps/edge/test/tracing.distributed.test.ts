@@ -1,0 +1,50 @@
+/**
+ * One request, one trace: the edge's HTTP span, its gRPC call, the chat service's handling and its
+ * upstream call, the Kafka publish and billing's consumption of the usage event all share a trace id.
+ */
+import OpenAI from 'openai';
+import { eventually } from './support/admin';
+import { startCollector } from './support/otlp-collector';
+import { startDistributed, type Stack } from './support/stacks';
+
+describe('distributed tracing', () => {
+  let stack: Stack;
+  let collector: Awaited<ReturnType<typeof startCollector>>;
+
+  beforeAll(async () => {
+    collector = await startCollector();
+    stack = await startDistributed({
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    await collector?.close();
+  });
+
+  it('follows a chat request from the edge through gRPC and Kafka to billing in one trace', async () => {
+    const client = new OpenAI({ baseURL: stack.baseURL, apiKey: stack.apiKey, maxRetries: 0 });
+    const { response } = await client.chat.completions.create({ model: 'sigma-sonnet-4-6', messages: [{ role: 'user', content: 'trace me' }] }).withResponse();
+    const requestId = response.headers.get('x-request-id');
+
+    const edgeServer = await eventually(
+      async () => collector.spans.find((s) => s.service === 'unigate-edge' && s.kind === 2 && String(s.attributes['url.path'] ?? s.attributes['http.target'] ?? '').includes('/v1/chat/completions')),
+      (s) => s !== undefined,
+    );
+    const traceId = edgeServer!.traceId;
+    const inTrace = () => collector.spans.filter((s) => s.traceId === traceId);
+    const has = (service: string, kind: number) => inTrace().some((s) => s.service === service && s.kind === kind);
+    // SERVER=2, CLIENT=3, PRODUCER=4, CONSUMER=5
+    await eventually(
+      async () => ({ grpcOut: has('unigate-edge', 3), chatIn: has('unigate-chat', 2), upstream: has('unigate-chat', 3), published: has('unigate-chat', 4), consumed: has('unigate-billing', 5) }),
+      (v) => Object.values(v).every(Boolean),
+      20_000,
+    );
+    const chatServer = inTrace().find((s) => s.service === 'unigate-chat' && s.kind === 2)!;
+    expect(String(chatServer.attributes['rpc.method'] ?? chatServer.name)).toMatch(/Complete/);
+    expect(requestId).toMatch(/^req_/);
+  });
+});
