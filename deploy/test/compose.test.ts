@@ -109,10 +109,11 @@ describe('deploy/Dockerfile', () => {
     const workspaces = ['packages', 'apps'].flatMap((dir) =>
       readdirSync(join(ROOT, dir)).filter((d) => existsSync(join(ROOT, dir, d, 'package.json'))).map((d) => `${dir}/${d}`),
     );
-    const npmCi = lines.findIndex((l) => /RUN npm ci\b/.test(l));
+    const npmCi = lines.findIndex((l) => /^RUN (npm ci\b|bash scripts\/npm-ci\.sh)/.test(l));
     expect(npmCi).toBeGreaterThan(0);
     const copied = lines.slice(0, npmCi).join('\n');
     expect(copied).toMatch(/COPY package\.json package-lock\.json/);
+    if (lines[npmCi].includes('scripts/npm-ci.sh')) expect(copied).toContain('COPY scripts/npm-ci.sh scripts/');
     for (const ws of workspaces) expect(copied).toContain(`COPY ${ws}/package.json ${ws}/`);
   });
 

@@ -1,5 +1,5 @@
 /** A minimal OTLP/HTTP JSON trace receiver: collects every exported span for assertions. */
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface CollectedSpan {
@@ -12,37 +12,59 @@ export interface CollectedSpan {
   attributes: Record<string, unknown>;
 }
 
-interface OtlpValue {
-  stringValue?: string;
-  intValue?: string | number;
-  boolValue?: boolean;
-}
 interface OtlpAttr {
   key: string;
-  value: OtlpValue;
+  value: { stringValue?: string; intValue?: string | number; boolValue?: boolean };
 }
 
-const attrs = (list: OtlpAttr[] = []) =>
-  Object.fromEntries(list.map((a) => [a.key, a.value.stringValue ?? a.value.intValue ?? a.value.boolValue]));
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes?: OtlpAttr[];
+}
 
-export async function startCollector(): Promise<{ endpoint: string; spans: CollectedSpan[]; close(): Promise<void> }> {
+interface OtlpResourceSpans {
+  resource?: { attributes?: OtlpAttr[] };
+  scopeSpans?: Array<{ spans?: OtlpSpan[] }>;
+}
+
+function attrs(list: OtlpAttr[] = []): Record<string, unknown> {
+  return Object.fromEntries(list.map((a) => [a.key, a.value.stringValue ?? a.value.intValue ?? a.value.boolValue]));
+}
+
+function flatten(rs: OtlpResourceSpans): CollectedSpan[] {
+  const service = String(attrs(rs.resource?.attributes)['service.name']);
+  const out: CollectedSpan[] = [];
+  for (const scope of rs.scopeSpans ?? []) {
+    for (const s of scope.spans ?? []) {
+      out.push({ service, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId || undefined, name: s.name, kind: s.kind, attributes: attrs(s.attributes) });
+    }
+  }
+  return out;
+}
+
+export async function startCollector() {
   const spans: CollectedSpan[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
+  const server = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
     req.on('end', () => {
       if (req.url === '/v1/traces') {
-        const payload = JSON.parse(body || '{}');
-        for (const rs of payload.resourceSpans ?? []) {
-          const service = String(attrs(rs.resource?.attributes)['service.name']);
-          for (const ss of rs.scopeSpans ?? [])
-            for (const s of ss.spans ?? [])
-              spans.push({ service, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId || undefined, name: s.name, kind: s.kind, attributes: attrs(s.attributes) });
+        const payload = JSON.parse(Buffer.concat(parts).toString() || '{}') as { resourceSpans?: OtlpResourceSpans[] };
+        for (const rs of payload.resourceSpans ?? []) spans.push(...flatten(rs));
       }
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { endpoint: `http://127.0.0.1:${port}`, spans, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    spans,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

@@ -118,7 +118,7 @@ export class InMemoryEventBus implements EventBus {
       // Members of a group share the lanes the way Kafka spreads partitions over members.
       const handler = group.handlers[laneIndex % group.handlers.length];
       try {
-        await runInTraceContext(env.headers, () =>
+        await runInTraceContext(env.topic, env.headers, () =>
           handler(JSON.parse(env.json), { topic: env.topic, key: env.key, headers: { ...env.headers } }),
         );
         lane.queue.shift();

@@ -162,7 +162,7 @@ export class KafkaEventBus implements EventBus {
     const headers = decodeHeaders(m.headers);
     const key = m.key?.toString('utf8') ?? '';
     try {
-      await runInTraceContext(headers, () => handler(payload, { topic, key, headers }));
+      await runInTraceContext(topic, headers, () => handler(payload, { topic, key, headers }));
       sub.failures.delete(failureKey);
       return 0;
     } catch (err) {

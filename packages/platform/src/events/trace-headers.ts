@@ -1,9 +1,11 @@
 /**
  * W3C trace context across the bus: publishers inject the active context (unless the caller passed a
- * traceparent explicitly); consumers run the handler inside the extracted context so a consumer's
- * spans join the trace of the request that produced the event. Both are no-ops without a propagator.
+ * traceparent explicitly); consumers handle each event inside a CONSUMER span that is a child of the
+ * extracted context, so the consumer's work joins the trace of the request that produced the event.
  */
-import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+
+const tracer = trace.getTracer('unigate-event-bus');
 
 export function withTraceHeaders(headers: Record<string, string> = {}): Record<string, string> {
   const out: Record<string, string> = {};
@@ -11,6 +13,22 @@ export function withTraceHeaders(headers: Record<string, string> = {}): Record<s
   return { ...out, ...headers };
 }
 
-export function runInTraceContext<T>(headers: Record<string, string>, fn: () => Promise<T>): Promise<T> {
-  return context.with(propagation.extract(ROOT_CONTEXT, headers), fn);
+export function runInTraceContext<T>(topic: string, headers: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+  const parent = propagation.extract(ROOT_CONTEXT, headers);
+  return tracer.startActiveSpan(
+    `${topic} process`,
+    { kind: SpanKind.CONSUMER, attributes: { 'messaging.destination.name': topic, 'messaging.operation.type': 'process' } },
+    parent,
+    async (span) => {
+      try {
+        return await fn();
+      } catch (err) {
+        span.recordException(err as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw err;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }
