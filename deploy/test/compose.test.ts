@@ -36,9 +36,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('runs infrastructure and every workload', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(
-      ['postgres', 'redis', 'kafka', 'kafka-init', ...WORKLOADS].sort(),
-    );
+    expect(Object.keys(compose.services).sort()).toEqual(['postgres', 'redis', 'kafka', 'kafka-init', ...WORKLOADS].sort());
     expect(svc('kafka').image).toMatch(/^apache\/kafka:/);
     expect(env('kafka').KAFKA_PROCESS_ROLES).toBe('broker,controller'); // KRaft, no ZooKeeper
   });
@@ -72,7 +70,11 @@ describe('docker-compose.yml', () => {
     expect(e.UNIGATE_ADMIN_TOKEN).toBe(TOKEN_ENV.UNIGATE_ADMIN_TOKEN);
     expect(e.KAFKA_BROKERS).toBe(env('chat').KAFKA_BROKERS);
     expect(e.REDIS_URL).toBe(env('chat').REDIS_URL);
-    for (const [service, key] of [['chat', 'CHAT_GRPC_URL'], ['billing', 'BILLING_GRPC_URL'], ['catalog', 'CATALOG_GRPC_URL']]) {
+    for (const [service, key] of [
+      ['chat', 'CHAT_GRPC_URL'],
+      ['billing', 'BILLING_GRPC_URL'],
+      ['catalog', 'CATALOG_GRPC_URL'],
+    ]) {
       expect(e[key]).toBe(`${service}:${env(service).GRPC_PORT}`);
     }
     for (const service of SERVICES) expect(svc('edge').depends_on[service]).toEqual({ condition: 'service_healthy' });
@@ -107,7 +109,9 @@ describe('deploy/Dockerfile', () => {
 
   it('copies every workspace manifest before npm ci (npm ci fails on a missing workspace)', () => {
     const workspaces = ['packages', 'apps'].flatMap((dir) =>
-      readdirSync(join(ROOT, dir)).filter((d) => existsSync(join(ROOT, dir, d, 'package.json'))).map((d) => `${dir}/${d}`),
+      readdirSync(join(ROOT, dir))
+        .filter((d) => existsSync(join(ROOT, dir, d, 'package.json')))
+        .map((d) => `${dir}/${d}`),
     );
     const npmCi = lines.findIndex((l) => /^RUN (npm ci\b|bash scripts\/npm-ci\.sh)/.test(l));
     expect(npmCi).toBeGreaterThan(0);
@@ -133,7 +137,9 @@ describe('deploy/Dockerfile', () => {
   });
 
   it('has a .dockerignore that keeps local state and secrets out of the build context', () => {
-    const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
+    const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim());
     for (const pattern of ['.git', '**/node_modules', '**/dist', '.env', '.unigate']) expect(ignored).toContain(pattern);
     // The health check script must stay in the context.
     expect(ignored).not.toContain('deploy');

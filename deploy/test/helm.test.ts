@@ -183,7 +183,9 @@ describe('helm template with external-infra values', () => {
     expect(objects.filter((o) => o.kind === 'Secret')).toEqual([]);
     // Provider keys reach the catalog (it resolves api_key_env) and chat.
     for (const workload of ['catalog', 'chat']) {
-      expect(container(get(objects, 'Deployment', name(workload))).envFrom).toContainEqual({ secretRef: { name: 'unigate-provider-keys' } });
+      expect(container(get(objects, 'Deployment', name(workload))).envFrom).toContainEqual({
+        secretRef: { name: 'unigate-provider-keys' },
+      });
     }
   });
 

@@ -4,6 +4,7 @@ import type { Logger } from '@unigate/platform';
 import { AdminController } from './admin/admin.controller';
 import { AdminGuard } from './auth/admin.guard';
 import { Authenticator } from './auth/authenticator';
+import { DashboardBillingController } from './billing/dashboard-billing.controller';
 import { ChatCompletionsUseCase } from './chat/chat-completions.use-case';
 import { ChatController } from './chat/chat.controller';
 import type { EdgeOptions } from './edge-options';
@@ -25,7 +26,7 @@ export class EdgeModule {
   static register(ports: EdgePorts, options: EdgeOptions, logger: Logger): DynamicModule {
     return {
       module: EdgeModule,
-      controllers: [ChatController, ModelsController, AdminController],
+      controllers: [ChatController, ModelsController, DashboardBillingController, AdminController],
       providers: [
         { provide: CHAT_PORT, useValue: ports.chat },
         { provide: BILLING_PORT, useValue: ports.billing },

@@ -10,9 +10,33 @@ const imageBlock = z.object({
   image_url: z.object({ url: z.string().min(1), detail: z.string().optional() }),
 });
 
-export const contentBlockSchema = z.discriminatedUnion('type', [textBlock, imageBlock], {
+/**
+ * Media blocks for the models that take video and audio input (SPEC.md §4 note; gamma chat models):
+ * a video or audio file by URL (`http(s)://` or a `data:` URL), or OpenAI's base64 `input_audio`.
+ * The schema accepts them for every model; the edge's model rules reject them for a model whose
+ * catalogue entry lacks `chat.media_input`. Documented in docs/chat-content.md.
+ */
+const videoUrlBlock = z.object({ type: z.literal('video_url'), video_url: z.object({ url: z.string().min(1) }) });
+const audioUrlBlock = z.object({ type: z.literal('audio_url'), audio_url: z.object({ url: z.string().min(1) }) });
+/** Audio formats Gemini-class upstreams read (OpenAI itself takes wav and mp3). */
+export const INPUT_AUDIO_FORMATS = ['wav', 'mp3', 'aiff', 'aac', 'ogg', 'flac'] as const;
+const inputAudioBlock = z.object({
+  type: z.literal('input_audio'),
+  input_audio: z.object({
+    data: z.string().min(1, 'input_audio.data must be base64 audio'),
+    format: z.enum(INPUT_AUDIO_FORMATS, { error: `input_audio.format must be one of: ${INPUT_AUDIO_FORMATS.join(', ')}` }),
+  }),
+});
+
+/** Block types only models with `chat.media_input` accept. */
+export const MEDIA_BLOCK_TYPES = ['video_url', 'audio_url', 'input_audio'] as const;
+export type MediaBlockType = (typeof MEDIA_BLOCK_TYPES)[number];
+
+export const contentBlockSchema = z.discriminatedUnion('type', [textBlock, imageBlock, videoUrlBlock, audioUrlBlock, inputAudioBlock], {
   error: (iss) =>
-    iss.code === 'invalid_union' ? 'content block type must be one of: text, image_url' : undefined,
+    iss.code === 'invalid_union'
+      ? 'content block type must be one of: text, image_url, video_url, audio_url, input_audio'
+      : undefined,
 });
 
 const toolCallSchema = z.looseObject({

@@ -43,6 +43,24 @@ export interface BillingPort {
   createKey(accountId: string, spec: CreateKey): Promise<{ id: string; key: string }>;
   revokeKey(keyId: string): Promise<void>;
   listUsage(accountId: string): Promise<LedgerEntryView[]>;
+  /** Balance, all-time usage and per-day usage in [from, to) (ISO dates), for the dashboard endpoints. */
+  quota(accountId: string, range?: DateRange): Promise<QuotaView>;
+}
+
+export interface DateRange {
+  /** Inclusive, YYYY-MM-DD (UTC). */
+  from: string;
+  /** Exclusive, YYYY-MM-DD (UTC). */
+  to: string;
+}
+
+export interface QuotaView {
+  /** Settled money left (micro-USD); in-flight holds are not subtracted. */
+  balance_micros: number;
+  /** Everything ever charged (micro-USD). balance + used = total quota granted. */
+  used_micros: number;
+  reserved_micros: number;
+  daily: Array<{ date: string; charged_micros: number }>;
 }
 
 /** Everything chat needs to serve one call; the edge has already authenticated, validated and held. */

@@ -26,3 +26,4 @@ export type { Account__Output } from './generated/unigate/billing/v1/Account';
 export type { CreatedKey__Output } from './generated/unigate/billing/v1/CreatedKey';
 export type { CreditReply__Output } from './generated/unigate/billing/v1/CreditReply';
 export type { UsageList__Output } from './generated/unigate/billing/v1/UsageList';
+export type { Quota__Output } from './generated/unigate/billing/v1/Quota';

@@ -4,7 +4,10 @@ export const POSTGRES_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** The Kafka test broker of this jest run (`KAFKA_BROKERS`, set by global setup). */
 export function kafkaBrokers(): string[] {
-  const list = (process.env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+  const list = (process.env.KAFKA_BROKERS ?? '')
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
   if (list.length === 0) {
     throw new Error('KAFKA_BROKERS is not set: run tests through the root jest config (its global setup starts the Kafka test broker)');
   }

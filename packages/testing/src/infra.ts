@@ -113,8 +113,21 @@ export async function ensurePostgres(): Promise<void> {
 export async function ensureRedis(): Promise<void> {
   if (await redisAnswers()) return;
   run('redis-server', [
-    '--daemonize', 'yes', '--bind', '127.0.0.1', '-::1', '--port', String(REDIS.port),
-    '--save', '', '--appendonly', 'no', '--dir', '/var/lib/redis', '--logfile', '/var/log/redis/ci.log',
+    '--daemonize',
+    'yes',
+    '--bind',
+    '127.0.0.1',
+    '-::1',
+    '--port',
+    String(REDIS.port),
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    '/var/lib/redis',
+    '--logfile',
+    '/var/log/redis/ci.log',
   ]);
   await waitUntil('Redis on 127.0.0.1:6379', redisAnswers, START_TIMEOUT_MS);
 }
@@ -212,6 +225,8 @@ export async function startKafkaTestBroker(options: { ownerPid?: number; timeout
   } catch (err) {
     const log = existsSync(logPath) ? readFileSync(logPath, 'utf8').trim() : '';
     await stop();
-    throw new Error(`Kafka test broker (kcat mock cluster) failed to start: ${(err as Error).message}${log ? `\nkcat stderr:\n${log}` : ''}`);
+    throw new Error(
+      `Kafka test broker (kcat mock cluster) failed to start: ${(err as Error).message}${log ? `\nkcat stderr:\n${log}` : ''}`,
+    );
   }
 }

@@ -7,7 +7,13 @@ let counter = 0;
  */
 export function uniqueName(prefix = 't'): string {
   counter += 1;
-  const clean = prefix.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 36) || 't';
-  const random = Math.floor(Math.random() * 36 ** 4).toString(36).padStart(4, '0');
+  const clean =
+    prefix
+      .toLowerCase()
+      .replace(/[^a-z0-9_]/g, '_')
+      .slice(0, 36) || 't';
+  const random = Math.floor(Math.random() * 36 ** 4)
+    .toString(36)
+    .padStart(4, '0');
   return `${clean}_${process.pid.toString(36)}${Date.now().toString(36)}${counter.toString(36)}${random}`;
 }

@@ -79,10 +79,13 @@ export async function startNodeProcess(options: StartNodeProcessOptions): Promis
   let spawnError: Error | undefined;
   child.once('error', (err) => (spawnError = err));
   const exited = () =>
-    spawnError ? `spawn failed: ${spawnError.message}`
-    : child.exitCode !== null ? `exit code ${child.exitCode}`
-    : child.signalCode !== null ? `signal ${child.signalCode}`
-    : undefined;
+    spawnError
+      ? `spawn failed: ${spawnError.message}`
+      : child.exitCode !== null
+        ? `exit code ${child.exitCode}`
+        : child.signalCode !== null
+          ? `signal ${child.signalCode}`
+          : undefined;
 
   let stopping: Promise<void> | undefined;
   const handle: NodeProcess = {
@@ -118,7 +121,9 @@ export async function startNodeProcess(options: StartNodeProcessOptions): Promis
   } catch (err) {
     await handle.stop();
     const tail = output.slice(-8000).trimEnd();
-    throw new Error(`${name} (node ${script}) did not become ready: ${(err as Error).message}\n--- ${name} output ---\n${tail || '(none)'}`);
+    throw new Error(
+      `${name} (node ${script}) did not become ready: ${(err as Error).message}\n--- ${name} output ---\n${tail || '(none)'}`,
+    );
   }
   return handle;
 }

@@ -2,7 +2,7 @@
  * BillingPort, the one face of billing: the edge calls it through gRPC in distributed mode and
  * directly in standalone. Each concern lives in its own class; this only delegates.
  */
-import type { AccountView, BillingPort, CreateKey, HoldRequest, KeyPrincipal, LedgerEntryView } from '@unigate/contracts';
+import type { AccountView, BillingPort, CreateKey, DateRange, HoldRequest, KeyPrincipal, LedgerEntryView, QuotaView } from '@unigate/contracts';
 import type { AccountService } from './accounts';
 import type { HoldService } from './holds';
 import type { KeyService } from './keys';
@@ -50,5 +50,9 @@ export class BillingService implements BillingPort {
 
   listUsage(accountId: string): Promise<LedgerEntryView[]> {
     return this.ledger.listUsage(accountId);
+  }
+
+  quota(accountId: string, range?: DateRange): Promise<QuotaView> {
+    return this.ledger.quota(accountId, range);
   }
 }

@@ -1,7 +1,8 @@
 /** Reading the ledger: an account's settled usage, newest first. */
-import { microsToUsd, type LedgerEntryView } from '@unigate/contracts';
+import { microsToUsd, type DateRange, type LedgerEntryView, type QuotaView } from '@unigate/contracts';
+import { parseBigint } from '@unigate/platform';
 import type { DataSource } from 'typeorm';
-import { findAccount } from './account-queries';
+import { findAccount, reservedMicros } from './account-queries';
 import { LedgerEntryEntity } from './entities';
 
 /** The newest entries returned by one call; the API has no paging yet, so bound the answer. */
@@ -20,6 +21,37 @@ export class LedgerService {
       });
     });
     return rows.map(toView);
+  }
+
+  /** One consistent read: balance, all-time charged money, reservations and per-day charges. */
+  async quota(accountId: string, range?: DateRange): Promise<QuotaView> {
+    return this.ds.transaction(async (m) => {
+      const account = await findAccount(m, accountId);
+      const used = await m
+        .getRepository(LedgerEntryEntity)
+        .createQueryBuilder('l')
+        .select('COALESCE(SUM(l.charged_micros), 0)', 'used')
+        .where('l.account_id = :accountId', { accountId })
+        .getRawOne<{ used: string }>();
+      const daily = range
+        ? await m
+            .getRepository(LedgerEntryEntity)
+            .createQueryBuilder('l')
+            .select("to_char(date_trunc('day', l.occurred_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD')", 'date')
+            .addSelect('SUM(l.charged_micros)', 'charged')
+            .where('l.account_id = :accountId', { accountId })
+            .andWhere("l.occurred_at >= (:from)::date AT TIME ZONE 'UTC' AND l.occurred_at < (:to)::date AT TIME ZONE 'UTC'", range)
+            .groupBy('1')
+            .orderBy('1')
+            .getRawMany<{ date: string; charged: string }>()
+        : [];
+      return {
+        balance_micros: account.balanceMicros,
+        used_micros: parseBigint(used?.used ?? '0'),
+        reserved_micros: await reservedMicros(m, accountId),
+        daily: daily.map((d) => ({ date: d.date, charged_micros: parseBigint(d.charged) })),
+      };
+    });
   }
 }
 

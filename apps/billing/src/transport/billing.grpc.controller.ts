@@ -12,6 +12,7 @@ import type {
   AuthenticateReply__Output,
   CreatedKey__Output,
   CreditReply__Output,
+  Quota__Output,
   UsageList__Output,
 } from '@unigate/proto';
 import { toRpcException } from '@unigate/platform';
@@ -28,6 +29,7 @@ interface AccountRef { account_id: string }
 interface CreditRequest { account_id: string; amount_micros: string; reference: string }
 interface CreateKeyRequest { account_id: string; spec_json: string }
 interface KeyRef { key_id: string }
+interface QuotaRequest { account_id: string; from: string; to: string }
 type Empty = Record<string, never>;
 
 @Controller()
@@ -104,6 +106,19 @@ export class BillingGrpcController {
   @GrpcMethod(SERVICE, 'ListUsage')
   listUsage(req: AccountRef): Promise<UsageList__Output> {
     return rpc(async () => ({ json: JSON.stringify(await this.billing.listUsage(req.account_id)) }));
+  }
+
+  @GrpcMethod(SERVICE, 'GetQuota')
+  getQuota(req: QuotaRequest): Promise<Quota__Output> {
+    return rpc(async () => {
+      const q = await this.billing.quota(req.account_id, req.from && req.to ? { from: req.from, to: req.to } : undefined);
+      return {
+        balance_micros: String(q.balance_micros),
+        used_micros: String(q.used_micros),
+        reserved_micros: String(q.reserved_micros),
+        daily_json: JSON.stringify(q.daily),
+      };
+    });
   }
 }
 

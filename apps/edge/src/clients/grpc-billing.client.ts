@@ -1,5 +1,5 @@
-import type { AccountView, BillingPort, CreateKey, HoldRequest, KeyPrincipal, LedgerEntryView } from '@unigate/contracts';
-import type { Account__Output, AuthenticateReply__Output, CreatedKey__Output, CreditReply__Output, UsageList__Output } from '@unigate/proto';
+import type { AccountView, BillingPort, CreateKey, DateRange, HoldRequest, KeyPrincipal, LedgerEntryView, QuotaView } from '@unigate/contracts';
+import type { Account__Output, AuthenticateReply__Output, CreatedKey__Output, CreditReply__Output, Quota__Output, UsageList__Output } from '@unigate/proto';
 import { grpcStub, unary, type GrpcStub } from './grpc-client';
 
 /** Billing over gRPC. Money crosses as int64 strings (micro-USD), never floats. */
@@ -54,5 +54,15 @@ export class GrpcBillingClient implements BillingPort {
   async listUsage(accountId: string): Promise<LedgerEntryView[]> {
     const reply = await unary<UsageList__Output>(this.stub, 'ListUsage', { account_id: accountId });
     return JSON.parse(reply.json) as LedgerEntryView[];
+  }
+
+  async quota(accountId: string, range?: DateRange): Promise<QuotaView> {
+    const q = await unary<Quota__Output>(this.stub, 'GetQuota', { account_id: accountId, from: range?.from ?? '', to: range?.to ?? '' });
+    return {
+      balance_micros: Number(q.balance_micros),
+      used_micros: Number(q.used_micros),
+      reserved_micros: Number(q.reserved_micros),
+      daily: JSON.parse(q.daily_json || '[]') as QuotaView['daily'],
+    };
   }
 }

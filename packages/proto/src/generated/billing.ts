@@ -16,6 +16,8 @@ import type { HoldReply as _unigate_billing_v1_HoldReply, HoldReply__Output as _
 import type { HoldRequest as _unigate_billing_v1_HoldRequest, HoldRequest__Output as _unigate_billing_v1_HoldRequest__Output } from './unigate/billing/v1/HoldRequest';
 import type { KeyRef as _unigate_billing_v1_KeyRef, KeyRef__Output as _unigate_billing_v1_KeyRef__Output } from './unigate/billing/v1/KeyRef';
 import type { Principal as _unigate_billing_v1_Principal, Principal__Output as _unigate_billing_v1_Principal__Output } from './unigate/billing/v1/Principal';
+import type { Quota as _unigate_billing_v1_Quota, Quota__Output as _unigate_billing_v1_Quota__Output } from './unigate/billing/v1/Quota';
+import type { QuotaRequest as _unigate_billing_v1_QuotaRequest, QuotaRequest__Output as _unigate_billing_v1_QuotaRequest__Output } from './unigate/billing/v1/QuotaRequest';
 import type { ReleaseHoldRequest as _unigate_billing_v1_ReleaseHoldRequest, ReleaseHoldRequest__Output as _unigate_billing_v1_ReleaseHoldRequest__Output } from './unigate/billing/v1/ReleaseHoldRequest';
 import type { UsageList as _unigate_billing_v1_UsageList, UsageList__Output as _unigate_billing_v1_UsageList__Output } from './unigate/billing/v1/UsageList';
 
@@ -42,6 +44,8 @@ export interface ProtoGrpcType {
         HoldRequest: MessageTypeDefinition<_unigate_billing_v1_HoldRequest, _unigate_billing_v1_HoldRequest__Output>
         KeyRef: MessageTypeDefinition<_unigate_billing_v1_KeyRef, _unigate_billing_v1_KeyRef__Output>
         Principal: MessageTypeDefinition<_unigate_billing_v1_Principal, _unigate_billing_v1_Principal__Output>
+        Quota: MessageTypeDefinition<_unigate_billing_v1_Quota, _unigate_billing_v1_Quota__Output>
+        QuotaRequest: MessageTypeDefinition<_unigate_billing_v1_QuotaRequest, _unigate_billing_v1_QuotaRequest__Output>
         ReleaseHoldRequest: MessageTypeDefinition<_unigate_billing_v1_ReleaseHoldRequest, _unigate_billing_v1_ReleaseHoldRequest__Output>
         UsageList: MessageTypeDefinition<_unigate_billing_v1_UsageList, _unigate_billing_v1_UsageList__Output>
       }

@@ -15,6 +15,8 @@ import type { Empty as _unigate_billing_v1_Empty, Empty__Output as _unigate_bill
 import type { HoldReply as _unigate_billing_v1_HoldReply, HoldReply__Output as _unigate_billing_v1_HoldReply__Output } from '../../../unigate/billing/v1/HoldReply';
 import type { HoldRequest as _unigate_billing_v1_HoldRequest, HoldRequest__Output as _unigate_billing_v1_HoldRequest__Output } from '../../../unigate/billing/v1/HoldRequest';
 import type { KeyRef as _unigate_billing_v1_KeyRef, KeyRef__Output as _unigate_billing_v1_KeyRef__Output } from '../../../unigate/billing/v1/KeyRef';
+import type { Quota as _unigate_billing_v1_Quota, Quota__Output as _unigate_billing_v1_Quota__Output } from '../../../unigate/billing/v1/Quota';
+import type { QuotaRequest as _unigate_billing_v1_QuotaRequest, QuotaRequest__Output as _unigate_billing_v1_QuotaRequest__Output } from '../../../unigate/billing/v1/QuotaRequest';
 import type { ReleaseHoldRequest as _unigate_billing_v1_ReleaseHoldRequest, ReleaseHoldRequest__Output as _unigate_billing_v1_ReleaseHoldRequest__Output } from '../../../unigate/billing/v1/ReleaseHoldRequest';
 import type { UsageList as _unigate_billing_v1_UsageList, UsageList__Output as _unigate_billing_v1_UsageList__Output } from '../../../unigate/billing/v1/UsageList';
 
@@ -63,6 +65,15 @@ export interface BillingServiceClient extends grpc.Client {
   getAccount(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_Account__Output>): grpc.ClientUnaryCall;
   getAccount(argument: _unigate_billing_v1_AccountRef, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Account__Output>): grpc.ClientUnaryCall;
   getAccount(argument: _unigate_billing_v1_AccountRef, callback: grpc.requestCallback<_unigate_billing_v1_Account__Output>): grpc.ClientUnaryCall;
+  
+  GetQuota(argument: _unigate_billing_v1_QuotaRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Quota__Output>): grpc.ClientUnaryCall;
+  GetQuota(argument: _unigate_billing_v1_QuotaRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_Quota__Output>): grpc.ClientUnaryCall;
+  GetQuota(argument: _unigate_billing_v1_QuotaRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Quota__Output>): grpc.ClientUnaryCall;
+  GetQuota(argument: _unigate_billing_v1_QuotaRequest, callback: grpc.requestCallback<_unigate_billing_v1_Quota__Output>): grpc.ClientUnaryCall;
+  getQuota(argument: _unigate_billing_v1_QuotaRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Quota__Output>): grpc.ClientUnaryCall;
+  getQuota(argument: _unigate_billing_v1_QuotaRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_Quota__Output>): grpc.ClientUnaryCall;
+  getQuota(argument: _unigate_billing_v1_QuotaRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Quota__Output>): grpc.ClientUnaryCall;
+  getQuota(argument: _unigate_billing_v1_QuotaRequest, callback: grpc.requestCallback<_unigate_billing_v1_Quota__Output>): grpc.ClientUnaryCall;
   
   ListUsage(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
   ListUsage(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
@@ -113,6 +124,8 @@ export interface BillingServiceHandlers extends grpc.UntypedServiceImplementatio
   
   GetAccount: grpc.handleUnaryCall<_unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_Account>;
   
+  GetQuota: grpc.handleUnaryCall<_unigate_billing_v1_QuotaRequest__Output, _unigate_billing_v1_Quota>;
+  
   ListUsage: grpc.handleUnaryCall<_unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_UsageList>;
   
   PlaceHold: grpc.handleUnaryCall<_unigate_billing_v1_HoldRequest__Output, _unigate_billing_v1_HoldReply>;
@@ -129,6 +142,7 @@ export interface BillingServiceDefinition extends grpc.ServiceDefinition {
   CreateKey: MethodDefinition<_unigate_billing_v1_CreateKeyRequest, _unigate_billing_v1_CreatedKey, _unigate_billing_v1_CreateKeyRequest__Output, _unigate_billing_v1_CreatedKey__Output>
   Credit: MethodDefinition<_unigate_billing_v1_CreditRequest, _unigate_billing_v1_CreditReply, _unigate_billing_v1_CreditRequest__Output, _unigate_billing_v1_CreditReply__Output>
   GetAccount: MethodDefinition<_unigate_billing_v1_AccountRef, _unigate_billing_v1_Account, _unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_Account__Output>
+  GetQuota: MethodDefinition<_unigate_billing_v1_QuotaRequest, _unigate_billing_v1_Quota, _unigate_billing_v1_QuotaRequest__Output, _unigate_billing_v1_Quota__Output>
   ListUsage: MethodDefinition<_unigate_billing_v1_AccountRef, _unigate_billing_v1_UsageList, _unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_UsageList__Output>
   PlaceHold: MethodDefinition<_unigate_billing_v1_HoldRequest, _unigate_billing_v1_HoldReply, _unigate_billing_v1_HoldRequest__Output, _unigate_billing_v1_HoldReply__Output>
   ReleaseHold: MethodDefinition<_unigate_billing_v1_ReleaseHoldRequest, _unigate_billing_v1_Empty, _unigate_billing_v1_ReleaseHoldRequest__Output, _unigate_billing_v1_Empty__Output>

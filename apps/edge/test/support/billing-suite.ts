@@ -1,0 +1,111 @@
+/**
+ * Exact money end to end (issue 3): concurrent spending never exceeds the funds, the ledger equals
+ * the balance's drop to the micro-dollar, a stream the client cuts is charged for what was produced,
+ * and the dashboard endpoints' arithmetic equals the ledger.
+ */
+import OpenAI from 'openai';
+import { Admin, eventually } from './admin';
+import type { Stack } from './stacks';
+
+const MODEL = 'sigma-sonnet-4-6';
+const micros = (usd: number) => Math.round(usd * 1e6);
+
+export function billingSuite(start: () => Promise<Stack>) {
+  let stack: Stack;
+  let admin: Admin;
+
+  beforeAll(async () => {
+    stack = await start();
+    admin = new Admin(stack);
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const chat = (key: string, body: object) =>
+    fetch(`${stack.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  it('200 concurrent requests on an account funded for 50: at most 50 succeed, the rest 402, ledger = balance drop', async () => {
+    const body = { model: MODEL, messages: [{ role: 'user', content: 'Count the ships in the harbor' }], max_tokens: 8 };
+    // What one such request really costs (deterministic upstream): measure it on a separate account.
+    const probe = await admin.fundedKey(1);
+    expect((await chat(probe.key, body)).status).toBe(200);
+    const [probeEntry] = await eventually(() => admin.usage(probe.accountId), (e) => e.length === 1);
+    const cost = probeEntry.cost_micros;
+    expect(cost).toBeGreaterThan(0);
+
+    const funded = 50 * cost;
+    const { accountId, key } = await admin.fundedKey(funded / 1e6);
+    const statuses = await Promise.all(Array.from({ length: 200 }, () => chat(key, body).then(async (r) => (await r.arrayBuffer(), r.status))));
+    const ok = statuses.filter((s) => s === 200).length;
+    expect(statuses.every((s) => s === 200 || s === 402)).toBe(true);
+    expect(ok).toBeGreaterThan(0);
+    expect(ok).toBeLessThanOrEqual(50);
+
+    const entries = await eventually(() => admin.usage(accountId), (e) => e.length === ok);
+    const account = await eventually(() => admin.account(accountId), (a) => a.reserved_usd === 0);
+    const ledgerSum = entries.reduce((s, e) => s + e.cost_micros, 0);
+    expect(ledgerSum).toBe(ok * cost);
+    expect(funded - micros(account.balance_usd)).toBe(ledgerSum);
+    expect(account.balance_usd).toBeGreaterThanOrEqual(0);
+  }, 120_000);
+
+  it('charges a stream the client cut half way for the tokens produced: not zero, not max_tokens', async () => {
+    const { accountId, key } = await admin.fundedKey(5);
+    const client = new OpenAI({ baseURL: stack.baseURL, apiKey: key, maxRetries: 0 });
+    const messages = [{ role: 'user' as const, content: 'Tell me about the old lighthouse keeper and his long evenings' }];
+    const full = await client.chat.completions.create({ model: MODEL, messages, max_tokens: 400 });
+    const fullTokens = full.usage!.completion_tokens;
+    expect(fullTokens).toBeGreaterThan(10);
+    await eventually(() => admin.usage(accountId), (e) => e.length === 1);
+
+    await fetch(`${stack.simUrl}/_sim/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ match: { model: MODEL }, token_delay_ms: 40, count: 1 }),
+    });
+    const controller = new AbortController();
+    const stream = await client.chat.completions.create({ model: MODEL, messages, max_tokens: 400, stream: true }, { signal: controller.signal });
+    let received = 0;
+    // The SDK ends the iteration quietly when its signal aborts.
+    for await (const chunk of stream) {
+      if (chunk.choices[0]?.delta?.content) received++;
+      if (received === 4) controller.abort();
+    }
+    expect(received).toBe(4);
+
+    const entries = await eventually(() => admin.usage(accountId), (e) => e.length === 2, 20_000);
+    const cut = entries.find((e) => e.request_id !== entries[entries.length - 1].request_id) ?? entries[0];
+    expect(cut.output_tokens).toBeGreaterThan(0);
+    expect(cut.output_tokens).toBeLessThan(fullTokens);
+    expect(cut.output_tokens).toBeLessThan(400);
+    const account = await eventually(() => admin.account(accountId), (a) => a.reserved_usd === 0);
+    const charged = entries.reduce((s, e) => s + e.cost_micros, 0);
+    expect(micros(5) - micros(account.balance_usd)).toBe(charged);
+  }, 60_000);
+
+  it('serves subscription/usage so that hard_limit_usd − total_usage/100 is the true balance', async () => {
+    const { accountId, key } = await admin.fundedKey(3);
+    for (let i = 0; i < 3; i++) expect((await chat(key, { model: MODEL, messages: [{ role: 'user', content: `bill me ${i}` }] })).status).toBe(200);
+    const entries = await eventually(() => admin.usage(accountId), (e) => e.length === 3);
+    const account = await eventually(() => admin.account(accountId), (a) => a.reserved_usd === 0);
+    const get = async (path: string) => (await fetch(`${stack.origin}${path}`, { headers: { authorization: `Bearer ${key}` } })).json();
+    const sub = await get('/v1/dashboard/billing/subscription');
+    const usage = await get('/v1/dashboard/billing/usage?start_date=2020-01-01&end_date=2020-06-01');
+    expect(sub.object).toBe('billing_subscription');
+    expect(sub.hard_limit_usd).toBeCloseTo(3, 9);
+    expect(usage.total_usage).toBeCloseTo(entries.reduce((s, e) => s + e.cost_micros, 0) / 1e4, 9);
+    expect(sub.hard_limit_usd - usage.total_usage / 100).toBeCloseTo(account.balance_usd, 9);
+    const recent = await get('/dashboard/billing/usage');
+    expect(recent.total_usage).toBe(usage.total_usage);
+    expect(recent.daily_costs).toHaveLength(1);
+    const bad = await fetch(`${stack.origin}/v1/dashboard/billing/usage?start_date=nope`, { headers: { authorization: `Bearer ${key}` } });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.param).toBe('start_date');
+  });
+}
