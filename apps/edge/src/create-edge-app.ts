@@ -1,6 +1,7 @@
 /**
- * Builds the edge HTTP application (Fastify under Nest) around a set of ports. The distributed edge
- * process and the standalone process both call this; only the ports differ.
+ * Builds the edge HTTP application (Fastify under Nest) around a set of ports and a key limiter. The
+ * distributed edge process and the standalone process both call this; only the ports and the limiter
+ * (Redis or in-memory) differ.
  */
 import 'reflect-metadata';
 import { Module, type INestApplication } from '@nestjs/common';
@@ -15,6 +16,7 @@ import { BODY_LIMIT_BYTES } from './http/error-renderer';
 import { GatewayExceptionFilter } from './http/exception.filter';
 import { registerJsonBodyParser } from './http/json-body';
 import { newRequestId, registerRequestHooks } from './http/request-id';
+import type { KeyLimiter } from './limits/key-limiter';
 
 export interface EdgeAppOptions extends EdgeOptions {
   ports: EdgePorts;
@@ -22,6 +24,8 @@ export interface EdgeAppOptions extends EdgeOptions {
   /** Where key.revoked arrives; each edge instance consumes every revocation. */
   bus?: EventBus;
   instanceId: string;
+  /** Per-key rate and concurrency limits; the caller owns it (and closes it after the app). */
+  limiter: KeyLimiter;
 }
 
 export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplication> {
@@ -30,7 +34,7 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
   registerJsonBodyParser(fastify);
   registerRequestHooks(fastify);
 
-  @Module({ imports: [ObservabilityModule, EdgeModule.register(opts.ports, { adminToken: opts.adminToken }, opts.logger)] })
+  @Module({ imports: [ObservabilityModule, EdgeModule.register(opts.ports, { adminToken: opts.adminToken }, opts.logger, opts.limiter)] })
   class EdgeRoot {}
 
   const app = await NestFactory.create<NestFastifyApplication>(EdgeRoot, adapter, {
@@ -46,5 +50,6 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
     });
   }
   app.get(Readiness).add('edge', async () => undefined);
+  app.get(Readiness).add('limits', () => opts.limiter.checkReady());
   return app;
 }

@@ -8,6 +8,7 @@ import { DashboardBillingController } from './billing/dashboard-billing.controll
 import { ChatCompletionsUseCase } from './chat/chat-completions.use-case';
 import { ChatController } from './chat/chat.controller';
 import type { EdgeOptions } from './edge-options';
+import { KEY_LIMITER, type KeyLimiter } from './limits/key-limiter';
 import { ModelsController } from './models/models.controller';
 import { BILLING_PORT, CATALOG_PORT, CHAT_PORT, EDGE_LOGGER, EDGE_OPTIONS } from './tokens';
 
@@ -23,7 +24,7 @@ export interface EdgePorts {
  */
 @Module({})
 export class EdgeModule {
-  static register(ports: EdgePorts, options: EdgeOptions, logger: Logger): DynamicModule {
+  static register(ports: EdgePorts, options: EdgeOptions, logger: Logger, limiter: KeyLimiter): DynamicModule {
     return {
       module: EdgeModule,
       controllers: [ChatController, ModelsController, DashboardBillingController, AdminController],
@@ -33,6 +34,7 @@ export class EdgeModule {
         { provide: CATALOG_PORT, useValue: ports.catalog },
         { provide: EDGE_OPTIONS, useValue: options },
         { provide: EDGE_LOGGER, useValue: logger },
+        { provide: KEY_LIMITER, useValue: limiter },
         { provide: Authenticator, useFactory: () => new Authenticator(ports.billing) },
         { provide: ChatCompletionsUseCase, useFactory: () => new ChatCompletionsUseCase(ports.chat, ports.billing, ports.catalog, logger) },
         AdminGuard,

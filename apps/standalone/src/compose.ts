@@ -7,7 +7,7 @@ import { createBillingDomain, openBillingDataSource } from '@unigate/billing';
 import { createCatalog, type Env } from '@unigate/catalog';
 import { createChatService } from '@unigate/chat';
 import { usdToMicros } from '@unigate/contracts';
-import { createEdgeApp } from '@unigate/edge';
+import { createEdgeApp, InMemoryKeyLimiter } from '@unigate/edge';
 import { EMBEDDED_POOL_SIZE, InMemoryEventBus, Readiness, startEmbeddedPostgres, type Logger } from '@unigate/platform';
 
 export interface ComposeOptions {
@@ -40,12 +40,16 @@ export async function composeGateway(opts: ComposeOptions): Promise<Gateway> {
     cleanup.unshift(() => bus.close());
 
     const chat = createChatService({ bus, logger });
+    // One process serves every request, so its memory is an exact limit store.
+    const limiter = new InMemoryKeyLimiter({ logger });
+    cleanup.unshift(() => limiter.close());
     const app = await createEdgeApp({
       ports: { chat, billing: billing.billing, catalog },
       adminToken: opts.adminToken,
       logger,
       bus,
       instanceId: 'standalone',
+      limiter,
     });
     app.get(Readiness).add('database', () => billing.checkReady());
     cleanup.unshift(() => app.close());

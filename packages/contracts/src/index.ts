@@ -7,3 +7,4 @@ export * from './events';
 export * from './admin';
 export * from './ports';
 export * from './tokens';
+export * from './anthropic';

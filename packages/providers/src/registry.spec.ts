@@ -1,7 +1,11 @@
 import { GatewayError, PROTOCOLS } from '@unigate/contracts';
 import { HttpClient } from './http/http-client';
+import { GeminiGenerateAdapter } from './gemini-generate/gemini-generate-adapter';
 import { OpenAiChatAdapter } from './openai-chat/openai-chat-adapter';
 import { chatProviderFor } from './registry';
+
+/** Protocols with a chat adapter; every other one must fail over. */
+const CHAT_PROTOCOLS = new Set<string>(['openai-chat', 'gemini-generate']);
 
 describe('chatProviderFor', () => {
   const http = new HttpClient();
@@ -12,8 +16,12 @@ describe('chatProviderFor', () => {
     expect(chatProviderFor('openai-chat')).toBeInstanceOf(OpenAiChatAdapter);
   });
 
+  it('picks the Gemini adapter for gemini-generate', () => {
+    expect(chatProviderFor('gemini-generate', http)).toBeInstanceOf(GeminiGenerateAdapter);
+  });
+
   it('fails over (retryable upstream error) for a protocol with no chat adapter', () => {
-    for (const protocol of PROTOCOLS.filter((p) => p !== 'openai-chat')) {
+    for (const protocol of PROTOCOLS.filter((p) => !CHAT_PROTOCOLS.has(p))) {
       let err: unknown;
       try {
         chatProviderFor(protocol, http);

@@ -4,6 +4,7 @@
  */
 import { errors, type Protocol } from '@unigate/contracts';
 import { sharedHttpClient, type HttpClient } from './http/http-client';
+import { GeminiGenerateAdapter } from './gemini-generate/gemini-generate-adapter';
 import { OpenAiChatAdapter } from './openai-chat/openai-chat-adapter';
 import type { ChatProvider } from './types';
 
@@ -15,6 +16,8 @@ export function chatProviderFor(protocol: Protocol, http: HttpClient = sharedHtt
   switch (protocol) {
     case 'openai-chat':
       return new OpenAiChatAdapter(http);
+    case 'gemini-generate':
+      return new GeminiGenerateAdapter(http);
     default:
       throw errors.upstream(502, `no chat adapter speaks the upstream protocol '${protocol}'`, true);
   }

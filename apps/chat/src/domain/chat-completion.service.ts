@@ -81,6 +81,8 @@ export class ChatCompletionService implements ChatPort {
   }
 
   private async record(call: ChatCall, meter: UsageMeter): Promise<void> {
+    // Nothing came back from any upstream: there is nothing to charge, and the edge releases the hold.
+    if (!meter.producedAnything) return;
     try {
       await this.recorder.record(call, meter.units());
     } catch (err) {

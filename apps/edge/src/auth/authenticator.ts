@@ -11,6 +11,8 @@ export interface AuthOptions {
 /** Bearer sk-… → the calling key's principal, or a 401. */
 export class Authenticator {
   readonly cache = new KeyCache();
+  /** Bumped by every revocation; see authenticate(). */
+  private revocations = 0;
 
   constructor(private readonly billing: BillingPort) {}
 
@@ -20,14 +22,18 @@ export class Authenticator {
     const hash = hashKey(key);
     let principal = this.cache.get(hash);
     if (principal === undefined) {
+      const epoch = this.revocations;
       principal = await this.billing.authenticate(hash);
-      this.cache.set(hash, principal);
+      // A revocation that arrived while billing was answering may concern this very key: caching the
+      // (possibly stale) answer would keep a revoked key alive for a whole TTL on this replica.
+      if (epoch === this.revocations) this.cache.set(hash, principal);
     }
     if (!principal) throw errors.invalidApiKey('Incorrect API key provided.');
     return principal;
   }
 
   revoked(keyHash: string): void {
+    this.revocations++;
     this.cache.delete(keyHash);
   }
 }

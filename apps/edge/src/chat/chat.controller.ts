@@ -5,6 +5,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Authenticator } from '../auth/authenticator';
 import { sendError, toGatewayError } from '../http/error-renderer';
 import { streamSse } from '../http/sse';
+import { KEY_LIMITER, type KeyLimiter } from '../limits/key-limiter';
+import { releasedAtEnd, releaseOnClose } from '../limits/lease-scope';
 import { EDGE_LOGGER } from '../tokens';
 import { ChatCompletionsUseCase } from './chat-completions.use-case';
 
@@ -13,6 +15,7 @@ export class ChatController {
   constructor(
     private readonly auth: Authenticator,
     private readonly useCase: ChatCompletionsUseCase,
+    @Inject(KEY_LIMITER) private readonly limiter: KeyLimiter,
     @Inject(EDGE_LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -21,17 +24,26 @@ export class ChatController {
   async completions(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const body = parseOrThrow(chatCompletionRequestSchema, request.body);
     const principal = await this.auth.authenticate(request);
-    const call = await this.useCase.prepare(principal, body, String(request.id));
-    if (!body.stream) {
-      await reply.send(await this.useCase.complete(call));
-      return;
+    // Limits before the hold: a throttled request costs billing nothing (lease-scope.ts: when the slot returns).
+    const lease = await this.limiter.acquire(principal, String(request.id));
+    releaseOnClose(reply.raw, lease);
+    try {
+      const call = await this.useCase.prepare(principal, body, String(request.id));
+      if (!body.stream) {
+        const completion = await this.useCase.complete(call);
+        await lease.release();
+        await reply.send(completion);
+        return;
+      }
+      await streamSse<ChatCompletionChunk>(reply, {
+        open: (signal) => releasedAtEnd(this.useCase.stream(call, signal), lease),
+        encode: (chunk) => JSON.stringify(chunk),
+        terminator: '[DONE]',
+        encodeError: (err) => JSON.stringify(renderShapeB(toGatewayError(err, this.logger, call.request_id))),
+        onEarlyError: (err) => sendError(reply, request, toGatewayError(err, this.logger, call.request_id), 'B', body.model),
+      });
+    } finally {
+      await lease.release();
     }
-    await streamSse<ChatCompletionChunk>(reply, {
-      open: (signal) => this.useCase.stream(call, signal),
-      encode: (chunk) => JSON.stringify(chunk),
-      terminator: '[DONE]',
-      encodeError: (err) => JSON.stringify(renderShapeB(toGatewayError(err, this.logger, call.request_id))),
-      onEarlyError: (err) => sendError(reply, request, toGatewayError(err, this.logger, call.request_id), 'B', body.model),
-    });
   }
 }

@@ -1,0 +1,92 @@
+/**
+ * ChatProvider for upstreams that speak Gemini's generateContent protocol (gamma chat models): our
+ * chat request is translated to Gemini's, the answer or stream back to chat-completions
+ * (translate/openai-chat__gemini-generate). Failures follow the ChatProvider contract: retryable
+ * only while nothing has reached the caller.
+ */
+import {
+  errors,
+  type Channel,
+  type ChatCompletionChunk,
+  type ChatCompletionRequest,
+  type ChatCompletionResponse,
+  GatewayError,
+} from '@unigate/contracts';
+import type { HttpClient, HttpResponse } from '../http/http-client';
+import { errorMessage, transportError } from '../http/transport-errors';
+import { readSse } from '../sse/sse-reader';
+import { toGeminiRequest } from '../translate/openai-chat__gemini-generate/openai-chat__gemini-generate.request';
+import { toChatResponse } from '../translate/openai-chat__gemini-generate/openai-chat__gemini-generate.response';
+import { GeminiToChatStream } from '../translate/openai-chat__gemini-generate/openai-chat__gemini-generate.stream';
+import type { ChatProvider } from '../types';
+import { geminiHttpError, geminiStreamError } from './gemini-generate-errors';
+import { geminiGenerateUrl, geminiHeaders } from './gemini-generate-request';
+import { geminiResponseSchema } from './gemini-generate-schemas';
+
+export class GeminiGenerateAdapter implements ChatProvider {
+  constructor(private readonly http: HttpClient) {}
+
+  async complete(channel: Channel, body: ChatCompletionRequest, signal?: AbortSignal): Promise<ChatCompletionResponse> {
+    const res = await this.send(channel, body, false, signal);
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch (err) {
+      throw transportError(err, signal, 'upstream response failed');
+    }
+    const parsed = geminiResponseSchema.safeParse(parseJson(text));
+    if (!parsed.success) {
+      throw errors.upstream(502, `upstream sent an invalid generateContent response: ${parsed.error.issues[0]?.message ?? 'not JSON'}`, true);
+    }
+    return toChatResponse(parsed.data, body);
+  }
+
+  async *stream(channel: Channel, body: ChatCompletionRequest, signal?: AbortSignal): AsyncGenerator<ChatCompletionChunk> {
+    const res = await this.send(channel, body, true, signal);
+    const translator = new GeminiToChatStream(body);
+    let yielded = 0;
+    try {
+      for await (const ev of readSse(res.body)) {
+        const json = parseJson(ev.data);
+        if (json && typeof json === 'object' && 'error' in json) throw geminiStreamError(ev.data, yielded === 0);
+        const chunk = geminiResponseSchema.safeParse(json);
+        if (!chunk.success) {
+          throw errors.upstream(502, `upstream sent an invalid stream chunk: ${chunk.error.issues[0]?.message ?? 'not JSON'}`, yielded === 0);
+        }
+        for (const out of translator.push(chunk.data)) {
+          yielded++;
+          yield out;
+        }
+      }
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason ?? err;
+      if (GatewayError.is(err)) throw err;
+      throw errors.upstream(502, `upstream stream ended unexpectedly: ${errorMessage(err)}`, yielded === 0);
+    }
+    // No [DONE] in Gemini's stream: a body that ends before every candidate finished was cut short.
+    if (!translator.finished) throw errors.upstream(502, 'upstream stream ended unexpectedly', yielded === 0);
+    yield translator.usageChunk();
+  }
+
+  private async send(channel: Channel, body: ChatCompletionRequest, stream: boolean, signal?: AbortSignal): Promise<HttpResponse> {
+    // Translate first: a request Gemini cannot express is the client's 400, before any upstream call.
+    const payload = JSON.stringify(toGeminiRequest(body));
+    let res: HttpResponse;
+    try {
+      res = await this.http.request({ method: 'POST', url: geminiGenerateUrl(channel, stream), headers: geminiHeaders(channel, stream), body: payload, signal });
+    } catch (err) {
+      throw transportError(err, signal);
+    }
+    if (res.status >= 200 && res.status < 300) return res;
+    const text = await res.body.text().catch(() => '');
+    throw geminiHttpError(res.status, text);
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
