@@ -16,7 +16,7 @@ describe('createCatalog', () => {
   it('defaults to the simulator at 127.0.0.1:8090', async () => {
     const route = await createCatalog({ env: {} }).resolve('gamma-2.5-flash');
     expect(route.channels).toEqual([
-      { id: 'sim', protocol: 'openai-chat', base_url: 'http://127.0.0.1:8090/v1', api_key: '', upstream_model: 'gamma-2.5-flash', priority: 0, weight: 1 },
+      { id: 'sim', protocol: 'gemini-generate', base_url: 'http://127.0.0.1:8090', api_key: '', upstream_model: 'gamma-2.5-flash', priority: 0, weight: 1 },
     ]);
   });
 

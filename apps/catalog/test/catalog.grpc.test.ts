@@ -98,7 +98,7 @@ aliases:
     const route = (await call(client, 'Resolve', { model: 'gamma-2.5-pro' })) as ModelRoute;
     expect(route.model.id).toBe('gamma-2.5-pro');
     expect(route.channels).toEqual([
-      { id: 'sim', protocol: 'openai-chat', base_url: 'http://sim.test:8090/v1', api_key: '', upstream_model: 'gamma-2.5-pro', priority: 0, weight: 1 },
+      { id: 'sim', protocol: 'gemini-generate', base_url: 'http://sim.test:8090', api_key: '', upstream_model: 'gamma-2.5-pro', priority: 0, weight: 1 },
     ]);
   });
 

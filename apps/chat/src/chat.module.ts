@@ -1,8 +1,8 @@
 import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { brokersList, createLogger, KafkaEventBus, Readiness, readEnv, type EventBus } from '@unigate/platform';
 import { z } from 'zod';
-import { createChatService } from './create-chat';
-import { CHAT_SERVICE } from './tokens';
+import { createChatService, createMessagesService } from './create-chat';
+import { CHAT_SERVICE, MESSAGES_SERVICE } from './tokens';
 import { ChatGrpcController } from './transport/chat.grpc.controller';
 
 const env = z.object({ KAFKA_BROKERS: brokersList, KAFKA_TOPIC_PREFIX: z.string().default('') });
@@ -22,7 +22,8 @@ const BUS = Symbol('BUS');
         return bus;
       },
     },
-    { provide: CHAT_SERVICE, inject: [BUS], useFactory: (bus) => createChatService({ bus, logger: createLogger('chat') }) },
+    { provide: CHAT_SERVICE, inject: [BUS], useFactory: (bus: EventBus) => createChatService({ bus, logger: createLogger('chat') }) },
+    { provide: MESSAGES_SERVICE, inject: [BUS], useFactory: (bus: EventBus) => createMessagesService({ bus, logger: createLogger('chat') }) },
   ],
 })
 export class ChatAppModule implements OnApplicationShutdown {

@@ -4,7 +4,7 @@ import { brokersList, createLogger, KafkaEventBus, port, Readiness, readEnv } fr
 import { z } from 'zod';
 import { GrpcBillingClient } from './clients/grpc-billing.client';
 import { GrpcCatalogClient } from './clients/grpc-catalog.client';
-import { GrpcChatClient } from './clients/grpc-chat.client';
+import { GrpcChatClient, GrpcMessagesClient } from './clients/grpc-chat.client';
 import { createEdgeApp } from './create-edge-app';
 import { connectRedisForLimits, RedisKeyLimiter } from './limits/redis-key-limiter';
 
@@ -27,11 +27,17 @@ async function main() {
   const e = readEnv(env);
   const logger = createLogger('edge');
   const instanceId = `${hostname()}-${process.pid}`;
-  const bus = new KafkaEventBus({ brokers: e.KAFKA_BROKERS, clientId: `unigate-edge-${instanceId}`, topicPrefix: e.KAFKA_TOPIC_PREFIX, logger });
+  const bus = new KafkaEventBus({
+    brokers: e.KAFKA_BROKERS,
+    clientId: `unigate-edge-${instanceId}`,
+    topicPrefix: e.KAFKA_TOPIC_PREFIX,
+    logger,
+  });
   const limiter = new RedisKeyLimiter(connectRedisForLimits(e.REDIS_URL, logger), { logger });
   const app = await createEdgeApp({
     ports: {
       chat: new GrpcChatClient(e.CHAT_GRPC_URL),
+      messages: new GrpcMessagesClient(e.CHAT_GRPC_URL),
       billing: new GrpcBillingClient(e.BILLING_GRPC_URL),
       catalog: new GrpcCatalogClient(e.CATALOG_GRPC_URL),
     },

@@ -5,7 +5,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { createBillingDomain, openBillingDataSource } from '@unigate/billing';
 import { createCatalog, type Env } from '@unigate/catalog';
-import { createChatService } from '@unigate/chat';
+import { createChatService, createMessagesService } from '@unigate/chat';
 import { usdToMicros } from '@unigate/contracts';
 import { createEdgeApp, InMemoryKeyLimiter } from '@unigate/edge';
 import { EMBEDDED_POOL_SIZE, InMemoryEventBus, Readiness, startEmbeddedPostgres, type Logger } from '@unigate/platform';
@@ -44,7 +44,7 @@ export async function composeGateway(opts: ComposeOptions): Promise<Gateway> {
     const limiter = new InMemoryKeyLimiter({ logger });
     cleanup.unshift(() => limiter.close());
     const app = await createEdgeApp({
-      ports: { chat, billing: billing.billing, catalog },
+      ports: { chat, messages: createMessagesService({ bus, logger }), billing: billing.billing, catalog },
       adminToken: opts.adminToken,
       logger,
       bus,

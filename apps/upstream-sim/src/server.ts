@@ -5,7 +5,9 @@
  */
 import { GatewayError, renderShapeB } from '@unigate/contracts';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { anthropicRoutes } from './anthropic/anthropic-routes';
 import { CONTROL_PREFIX, controlRoutes } from './control/control-routes';
+import { geminiRoutes } from './gemini/gemini-routes';
 import { invalidRequestBody, openAiErrorBody } from './openai/openai-errors';
 import { openAiRoutes } from './openai/openai-routes';
 import { createSimState, type SimState } from './sim-state';
@@ -53,6 +55,8 @@ export function buildSimulatorApp(opts: SimulatorAppOptions = {}): { app: Fastif
   );
 
   app.register(openAiRoutes, { state });
+  app.register(anthropicRoutes, { state }); // its own error handler: Anthropic's error shape
+  app.register(geminiRoutes, { state });
   app.register(controlRoutes, { state, prefix: CONTROL_PREFIX });
   return { app, state };
 }

@@ -1,5 +1,6 @@
 import { FaultRules } from './control/faults';
 import { RequestLog } from './control/request-log';
+import { PrefixCache } from './shared/prefix-cache';
 
 /** Everything one simulator instance shares between its protocol routes and its control routes. */
 export interface SimState {
@@ -7,6 +8,8 @@ export interface SimState {
   requests: RequestLog;
   /** Default delay between stream chunks, in ms. */
   tokenDelayMs: number;
+  /** Message prefixes already seen, for models with automatic context caching. */
+  promptCache: PrefixCache;
 }
 
 export function createSimState(opts: { tokenDelayMs?: number; requestLogLimit?: number } = {}): SimState {
@@ -14,5 +17,6 @@ export function createSimState(opts: { tokenDelayMs?: number; requestLogLimit?: 
     faults: new FaultRules(),
     requests: new RequestLog(opts.requestLogLimit ?? 200),
     tokenDelayMs: opts.tokenDelayMs ?? 2,
+    promptCache: new PrefixCache(),
   };
 }

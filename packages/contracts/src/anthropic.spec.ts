@@ -1,8 +1,4 @@
-import {
-  anthropicCountTokensRequestSchema,
-  anthropicMessagesRequestSchema,
-  anthropicStreamEventSchema,
-} from './anthropic';
+import { anthropicCountTokensRequestSchema, anthropicMessagesRequestSchema, anthropicStreamEventSchema } from './anthropic';
 import { GatewayError } from './errors';
 import { parseOrThrow } from './validation';
 
@@ -50,7 +46,12 @@ describe('anthropic messages request validation', () => {
         },
       ],
       tools: [
-        { name: 'get_weather', description: 'Weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } }, cache_control: { type: 'ephemeral' } },
+        {
+          name: 'get_weather',
+          description: 'Weather',
+          input_schema: { type: 'object', properties: { city: { type: 'string' } } },
+          cache_control: { type: 'ephemeral' },
+        },
         { type: 'web_search_20250305', name: 'web_search', max_uses: 3 },
       ],
       tool_choice: { type: 'tool', name: 'get_weather', disable_parallel_tool_use: true },
@@ -80,9 +81,18 @@ describe('anthropic messages request validation', () => {
     [{ ...base, messages: [{ role: 'system', content: 'x' }] }, 'messages[0].role'],
     [{ ...base, messages: [{ role: 'user', content: 5 }] }, 'messages[0].content'],
     [{ ...base, messages: [{ role: 'user', content: [{ type: 'text' }] }] }, 'messages[0].content[0].text'],
-    [{ ...base, messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/bmp', data: 'x' } }] }] }, 'messages[0].content[0].source.media_type'],
+    [
+      {
+        ...base,
+        messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/bmp', data: 'x' } }] }],
+      },
+      'messages[0].content[0].source.media_type',
+    ],
     [{ ...base, messages: [{ role: 'user', content: [{ type: 'tool_result' }] }] }, 'messages[0].content[0].tool_use_id'],
-    [{ ...base, messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: 'x' }] }] }, 'messages[0].content[0].input'],
+    [
+      { ...base, messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: 'x' }] }] },
+      'messages[0].content[0].input',
+    ],
     [{ ...base, system: 5 }, 'system'],
     [{ ...base, tools: [{ name: 'f' }] }, 'tools[0].input_schema'],
     [{ ...base, tools: [{ name: 'f', input_schema: { type: 'string' } }] }, 'tools[0].input_schema.type'],
@@ -115,7 +125,19 @@ describe('anthropic messages request validation', () => {
 describe('anthropic stream events', () => {
   it('parses every event kind of reference/anthropic.md', () => {
     const events = [
-      { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], model: 'm', stop_reason: null, stop_sequence: null, usage: { input_tokens: 25, output_tokens: 1 } } },
+      {
+        type: 'message_start',
+        message: {
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          content: [],
+          model: 'm',
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 25, output_tokens: 1 },
+        },
+      },
       { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
       { type: 'ping' },
       { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello' } },
@@ -128,6 +150,8 @@ describe('anthropic stream events', () => {
       { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
     ];
     for (const e of events) expect(anthropicStreamEventSchema.parse(e)).toEqual(e);
-    expect(anthropicStreamEventSchema.safeParse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta' } }).success).toBe(false);
+    expect(anthropicStreamEventSchema.safeParse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta' } }).success).toBe(
+      false,
+    );
   });
 });

@@ -12,10 +12,16 @@ import { z } from 'zod';
 const count = z.number().int().nonnegative();
 
 const positiveInt = (field: string) =>
-  z.number({ error: `${field} must be a positive integer` }).int(`${field} must be a positive integer`).positive(`${field} must be a positive integer`);
+  z
+    .number({ error: `${field} must be a positive integer` })
+    .int(`${field} must be a positive integer`)
+    .positive(`${field} must be a positive integer`);
 
 const range = (min: number, max: number, field: string) =>
-  z.number({ error: `${field} must be a number` }).min(min, `${field} must be between ${min} and ${max}`).max(max, `${field} must be between ${min} and ${max}`);
+  z
+    .number({ error: `${field} must be a number` })
+    .min(min, `${field} must be between ${min} and ${max}`)
+    .max(max, `${field} must be between ${min} and ${max}`);
 
 /** Passed through to the upstream as given; `ttl` is `5m` (default) or `1h`. */
 export const anthropicCacheControlSchema = z.looseObject({ type: z.literal('ephemeral'), ttl: z.enum(['5m', '1h']).optional() });
@@ -23,25 +29,38 @@ const cacheControl = anthropicCacheControlSchema.nullish();
 
 export const anthropicTextBlockSchema = z.looseObject({ type: z.literal('text'), text: z.string(), cache_control: cacheControl });
 
-const imageSource = z.discriminatedUnion('type', [
-  z.looseObject({
-    type: z.literal('base64'),
-    media_type: z.enum(['image/jpeg', 'image/png', 'image/gif', 'image/webp'], { error: 'media_type must be one of: image/jpeg, image/png, image/gif, image/webp' }),
-    data: z.string().min(1, 'data must not be empty'),
-  }),
-  z.looseObject({ type: z.literal('url'), url: z.string().min(1, 'url must not be empty') }),
-  z.looseObject({ type: z.literal('file'), file_id: z.string().min(1) }),
-], { error: (iss) => (iss.code === 'invalid_union' ? 'source type must be one of: base64, url, file' : undefined) });
+const imageSource = z.discriminatedUnion(
+  'type',
+  [
+    z.looseObject({
+      type: z.literal('base64'),
+      media_type: z.enum(['image/jpeg', 'image/png', 'image/gif', 'image/webp'], {
+        error: 'media_type must be one of: image/jpeg, image/png, image/gif, image/webp',
+      }),
+      data: z.string().min(1, 'data must not be empty'),
+    }),
+    z.looseObject({ type: z.literal('url'), url: z.string().min(1, 'url must not be empty') }),
+    z.looseObject({ type: z.literal('file'), file_id: z.string().min(1) }),
+  ],
+  { error: (iss) => (iss.code === 'invalid_union' ? 'source type must be one of: base64, url, file' : undefined) },
+);
 
 export const anthropicImageBlockSchema = z.looseObject({ type: z.literal('image'), source: imageSource, cache_control: cacheControl });
 
-const documentSource = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('base64'), media_type: z.literal('application/pdf'), data: z.string().min(1) }),
-  z.looseObject({ type: z.literal('text'), media_type: z.literal('text/plain'), data: z.string() }),
-  z.looseObject({ type: z.literal('url'), url: z.string().min(1) }),
-  z.looseObject({ type: z.literal('content'), content: z.union([z.string(), z.array(z.union([anthropicTextBlockSchema, anthropicImageBlockSchema]))]) }),
-  z.looseObject({ type: z.literal('file'), file_id: z.string().min(1) }),
-], { error: (iss) => (iss.code === 'invalid_union' ? 'source type must be one of: base64, text, url, content, file' : undefined) });
+const documentSource = z.discriminatedUnion(
+  'type',
+  [
+    z.looseObject({ type: z.literal('base64'), media_type: z.literal('application/pdf'), data: z.string().min(1) }),
+    z.looseObject({ type: z.literal('text'), media_type: z.literal('text/plain'), data: z.string() }),
+    z.looseObject({ type: z.literal('url'), url: z.string().min(1) }),
+    z.looseObject({
+      type: z.literal('content'),
+      content: z.union([z.string(), z.array(z.union([anthropicTextBlockSchema, anthropicImageBlockSchema]))]),
+    }),
+    z.looseObject({ type: z.literal('file'), file_id: z.string().min(1) }),
+  ],
+  { error: (iss) => (iss.code === 'invalid_union' ? 'source type must be one of: base64, text, url, content, file' : undefined) },
+);
 
 export const anthropicDocumentBlockSchema = z.looseObject({
   type: z.literal('document'),
@@ -81,9 +100,14 @@ export const ANTHROPIC_PASSTHROUGH_BLOCK_TYPES = [
 ] as const;
 const passthroughBlock = z.looseObject({ type: z.enum(ANTHROPIC_PASSTHROUGH_BLOCK_TYPES) });
 
-const toolResultContentBlock = z.discriminatedUnion('type', [anthropicTextBlockSchema, anthropicImageBlockSchema, anthropicDocumentBlockSchema, passthroughBlock], {
-  error: (iss) => (iss.code === 'invalid_union' ? 'tool_result content block type must be one of: text, image, document, search_result' : undefined),
-});
+const toolResultContentBlock = z.discriminatedUnion(
+  'type',
+  [anthropicTextBlockSchema, anthropicImageBlockSchema, anthropicDocumentBlockSchema, passthroughBlock],
+  {
+    error: (iss) =>
+      iss.code === 'invalid_union' ? 'tool_result content block type must be one of: text, image, document, search_result' : undefined,
+  },
+);
 
 export const anthropicToolResultBlockSchema = z.looseObject({
   type: z.literal('tool_result'),
@@ -93,7 +117,16 @@ export const anthropicToolResultBlockSchema = z.looseObject({
   cache_control: cacheControl,
 });
 
-const BLOCK_TYPES = ['text', 'image', 'document', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking', ...ANTHROPIC_PASSTHROUGH_BLOCK_TYPES];
+const BLOCK_TYPES = [
+  'text',
+  'image',
+  'document',
+  'tool_use',
+  'tool_result',
+  'thinking',
+  'redacted_thinking',
+  ...ANTHROPIC_PASSTHROUGH_BLOCK_TYPES,
+];
 
 export const anthropicContentBlockSchema = z.discriminatedUnion(
   'type',
@@ -129,26 +162,45 @@ export const anthropicToolSchema = z.union([
   z.looseObject({ type: z.string().refine((t) => t !== 'custom', 'a custom tool needs input_schema'), name: z.string().min(1) }),
 ]);
 
-export const anthropicToolChoiceSchema = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('auto'), disable_parallel_tool_use: z.boolean().optional() }),
-  z.looseObject({ type: z.literal('any'), disable_parallel_tool_use: z.boolean().optional() }),
-  z.looseObject({ type: z.literal('tool'), name: z.string().min(1, 'name must not be empty'), disable_parallel_tool_use: z.boolean().optional() }),
-  z.looseObject({ type: z.literal('none') }),
-], { error: (iss) => (iss.code === 'invalid_union' ? 'tool_choice type must be one of: auto, any, tool, none' : undefined) });
+export const anthropicToolChoiceSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.looseObject({ type: z.literal('auto'), disable_parallel_tool_use: z.boolean().optional() }),
+    z.looseObject({ type: z.literal('any'), disable_parallel_tool_use: z.boolean().optional() }),
+    z.looseObject({
+      type: z.literal('tool'),
+      name: z.string().min(1, 'name must not be empty'),
+      disable_parallel_tool_use: z.boolean().optional(),
+    }),
+    z.looseObject({ type: z.literal('none') }),
+  ],
+  { error: (iss) => (iss.code === 'invalid_union' ? 'tool_choice type must be one of: auto, any, tool, none' : undefined) },
+);
 
-export const anthropicThinkingSchema = z.discriminatedUnion('type', [
-  z.looseObject({
-    type: z.literal('enabled'),
-    budget_tokens: z.number({ error: 'budget_tokens must be an integer of at least 1024' }).int('budget_tokens must be an integer of at least 1024').min(1024, 'budget_tokens must be an integer of at least 1024'),
-  }),
-  z.looseObject({ type: z.literal('disabled') }),
-  z.looseObject({ type: z.literal('adaptive') }),
-], { error: (iss) => (iss.code === 'invalid_union' ? 'thinking type must be one of: enabled, disabled, adaptive' : undefined) });
+export const anthropicThinkingSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.looseObject({
+      type: z.literal('enabled'),
+      budget_tokens: z
+        .number({ error: 'budget_tokens must be an integer of at least 1024' })
+        .int('budget_tokens must be an integer of at least 1024')
+        .min(1024, 'budget_tokens must be an integer of at least 1024'),
+    }),
+    z.looseObject({ type: z.literal('disabled') }),
+    z.looseObject({ type: z.literal('adaptive') }),
+  ],
+  { error: (iss) => (iss.code === 'invalid_union' ? 'thinking type must be one of: enabled, disabled, adaptive' : undefined) },
+);
 
 const promptFields = {
   model: z.string({ error: 'model is required' }).min(1, 'model is required'),
-  messages: z.array(anthropicMessageParamSchema, { error: 'messages must be an array of message objects' }).min(1, 'messages must not be empty'),
-  system: z.union([z.string(), z.array(anthropicTextBlockSchema)], { error: 'system must be a string or an array of text blocks' }).optional(),
+  messages: z
+    .array(anthropicMessageParamSchema, { error: 'messages must be an array of message objects' })
+    .min(1, 'messages must not be empty'),
+  system: z
+    .union([z.string(), z.array(anthropicTextBlockSchema)], { error: 'system must be a string or an array of text blocks' })
+    .optional(),
   tools: z.array(anthropicToolSchema, { error: 'tools must be an array' }).optional(),
   tool_choice: anthropicToolChoiceSchema.optional(),
   thinking: anthropicThinkingSchema.optional(),
@@ -161,7 +213,11 @@ export const anthropicMessagesRequestSchema = z
     stop_sequences: z.array(z.string(), { error: 'stop_sequences must be an array of strings' }).optional(),
     temperature: range(0, 1, 'temperature').optional(),
     top_p: range(0, 1, 'top_p').optional(),
-    top_k: z.number({ error: 'top_k must be a non-negative integer' }).int('top_k must be a non-negative integer').nonnegative('top_k must be a non-negative integer').optional(),
+    top_k: z
+      .number({ error: 'top_k must be a non-negative integer' })
+      .int('top_k must be a non-negative integer')
+      .nonnegative('top_k must be a non-negative integer')
+      .optional(),
     metadata: z.looseObject({ user_id: z.string().nullish() }).optional(),
     stream: z.boolean({ error: 'stream must be a boolean' }).optional(),
     service_tier: z.string().optional(),
@@ -194,7 +250,8 @@ export const anthropicCountTokensResponseSchema = z.looseObject({ input_tokens: 
 // ---- Responses ------------------------------------------------------------------------------------
 
 /** `model_context_window_exceeded` and `pause_turn` appear with newer models; unknown values pass. */
-export type AnthropicStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal' | 'model_context_window_exceeded';
+export type AnthropicStopReason =
+  'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal' | 'model_context_window_exceeded';
 
 /** Anthropic reports these as null when they do not apply; we always send numbers. */
 export const anthropicUsageSchema = z.looseObject({
@@ -208,7 +265,8 @@ export type AnthropicUsage = z.infer<typeof anthropicUsageSchema>;
 
 export const anthropicResponseBlockSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('text'), text: z.string() }),
-  z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }),
+  // A streamed thinking block may start without its signature; it arrives as a signature_delta.
+  z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string().optional() }),
   anthropicRedactedThinkingBlockSchema,
   z.looseObject({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }),
   passthroughBlock,

@@ -56,4 +56,38 @@ describe('chat completion request validation', () => {
     };
     expect(() => parseOrThrow(chatCompletionRequestSchema, body)).not.toThrow();
   });
+
+  it('accepts the media blocks of the video/audio models and names a bad one', () => {
+    const media = [
+      { type: 'video_url', video_url: { url: 'https://example.com/a.mp4' } },
+      { type: 'audio_url', audio_url: { url: 'data:audio/wav;base64,UklGRg==' } },
+      { type: 'input_audio', input_audio: { data: 'UklGRg==', format: 'wav' } },
+    ];
+    expect(() => parseOrThrow(chatCompletionRequestSchema, { ...base, messages: [{ role: 'user', content: media }] })).not.toThrow();
+    const err = reject({ ...base, messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'x', format: 'midi' } }] }] });
+    expect(err.param).toBe('messages[0].content[0].input_audio.format');
+    expect(reject({ ...base, messages: [{ role: 'user', content: [{ type: 'video_url', video_url: {} }] }] }).param).toMatch(/^messages\[0\]\.content\[0\]/);
+  });
+});
+
+describe('error rendering', () => {
+  const { errors, renderError } = jest.requireActual('./errors') as typeof import('./errors');
+
+  it('renders 429 in Shape A on Shape B endpoints', () => {
+    expect(renderError(errors.rateLimited('slow down', 3), 'B', 'req_1')).toEqual({ code: 'Throttling.RateQuota', message: 'slow down', request_id: 'req_1' });
+  });
+
+  it('renders 429 on the messages endpoints in both Shape A and the Anthropic shape', () => {
+    expect(renderError(errors.rateLimited('slow down', 3), 'anthropic', 'req_2')).toEqual({
+      code: 'Throttling.RateQuota',
+      message: 'slow down',
+      request_id: 'req_2',
+      type: 'error',
+      error: { type: 'rate_limit_error', message: 'slow down' },
+    });
+  });
+
+  it('renders 402 with the message only', () => {
+    expect(renderError(errors.insufficientBalance(5, 1), 'B', 'req_3')).toEqual({ error: { message: expect.stringContaining('Insufficient balance') } });
+  });
 });

@@ -165,8 +165,12 @@ export function renderAnthropic(err: GatewayError, requestId: string) {
 }
 
 export function renderError(err: GatewayError, shape: ErrorShape, requestId: string): unknown {
-  // 429 is Shape A on every endpoint (SPEC.md §7).
+  // 429 is Shape A on every endpoint (SPEC.md §7). Anthropic clients parse their own shape, and the
+  // two share no field but request_id, so a 429 on the messages endpoints carries both.
   if (shape === 'A' || (err.status === 429 && shape === 'B')) return renderShapeA(err, requestId);
-  if (shape === 'anthropic') return renderAnthropic(err, requestId);
+  if (shape === 'anthropic') {
+    const body = renderAnthropic(err, requestId);
+    return err.status === 429 ? { ...renderShapeA(err, requestId), ...body } : body;
+  }
   return renderShapeB(err);
 }

@@ -3,6 +3,13 @@
  * gRPC clients, standalone with the domain services themselves. Nothing here knows a transport.
  */
 import type { AccountView, CreateKey, LedgerEntryView } from './admin';
+import type {
+  AnthropicCountTokensRequest,
+  AnthropicCountTokensResponse,
+  AnthropicMessage,
+  AnthropicMessagesRequest,
+  AnthropicStreamEvent,
+} from './anthropic';
 import type { ModelInfo, ModelRoute } from './catalog';
 import type { ChatCompletionChunk, ChatCompletionRequest, ChatCompletionResponse } from './chat';
 
@@ -79,4 +86,25 @@ export interface ChatPort {
   complete(call: ChatCall): Promise<ChatCompletionResponse>;
   /** Chunks as they come; `signal` aborts the upstream call when the client goes away. */
   stream(call: ChatCall, signal: AbortSignal): AsyncIterable<ChatCompletionChunk>;
+}
+
+/** A native messages-format call (POST /v1/messages): the same envelope, an Anthropic-format body. */
+export interface MessagesCall extends Omit<ChatCall, 'body'> {
+  body: AnthropicMessagesRequest;
+  /** `anthropic-beta` header values the client sent, passed to messages-native upstreams. */
+  betas?: string[];
+}
+
+export interface CountTokensCall {
+  request_id: string;
+  route: ModelRoute;
+  body: AnthropicCountTokensRequest;
+  betas?: string[];
+}
+
+export interface MessagesPort {
+  create(call: MessagesCall): Promise<AnthropicMessage>;
+  /** Events in Anthropic's exact order (pings included); `signal` aborts the upstream call. */
+  stream(call: MessagesCall, signal: AbortSignal): AsyncIterable<AnthropicStreamEvent>;
+  countTokens(call: CountTokensCall): Promise<AnthropicCountTokensResponse>;
 }

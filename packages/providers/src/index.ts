@@ -1,7 +1,12 @@
 export type { ChatProvider } from './types';
-export { chatProviderFor } from './registry';
+export { chatProviderFor, messagesProviderFor } from './registry';
+export type { MessagesProvider, MessagesCallOptions } from './messages/messages-provider';
 export { HttpClient, sharedHttpClient, type HttpClientOptions, type HttpRequest, type HttpResponse } from './http/http-client';
 export { readSse, type SseEvent } from './sse/sse-reader';
 export { OpenAiChatAdapter } from './openai-chat/openai-chat-adapter';
+export { AnthropicMessagesClient, type AnthropicCallOptions } from './anthropic-messages/anthropic-messages-client';
+export { AnthropicMessagesChatProvider, type AnthropicChatProviderOptions } from './anthropic-messages/anthropic-messages-chat-provider';
+export { ANTHROPIC_VERSION } from './anthropic-messages/anthropic-messages-request';
+export * from './translate/openai-chat__anthropic-messages';
 export { GeminiGenerateAdapter } from './gemini-generate/gemini-generate-adapter';
 export { toGeminiRequest } from './translate/openai-chat__gemini-generate/openai-chat__gemini-generate.request';

@@ -1,11 +1,12 @@
 import { GatewayError, PROTOCOLS } from '@unigate/contracts';
+import { AnthropicMessagesChatProvider } from './anthropic-messages/anthropic-messages-chat-provider';
 import { HttpClient } from './http/http-client';
 import { GeminiGenerateAdapter } from './gemini-generate/gemini-generate-adapter';
 import { OpenAiChatAdapter } from './openai-chat/openai-chat-adapter';
 import { chatProviderFor } from './registry';
 
 /** Protocols with a chat adapter; every other one must fail over. */
-const CHAT_PROTOCOLS = new Set<string>(['openai-chat', 'gemini-generate']);
+const CHAT_PROTOCOLS = new Set<string>(['openai-chat', 'gemini-generate', 'anthropic-messages']);
 
 describe('chatProviderFor', () => {
   const http = new HttpClient();
@@ -18,6 +19,10 @@ describe('chatProviderFor', () => {
 
   it('picks the Gemini adapter for gemini-generate', () => {
     expect(chatProviderFor('gemini-generate', http)).toBeInstanceOf(GeminiGenerateAdapter);
+  });
+
+  it('picks the Anthropic messages provider for anthropic-messages', () => {
+    expect(chatProviderFor('anthropic-messages', http)).toBeInstanceOf(AnthropicMessagesChatProvider);
   });
 
   it('fails over (retryable upstream error) for a protocol with no chat adapter', () => {

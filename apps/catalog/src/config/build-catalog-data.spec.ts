@@ -28,12 +28,13 @@ providers:
 describe('buildCatalogData defaults', () => {
   const data = build('');
 
-  it('routes every chat model to the simulator chat endpoint', () => {
+  it('routes every chat model to the simulator chat endpoint of its family', () => {
+    /** Family → [protocol, simulator base]; the rest speak OpenAI chat at `${SIM}/v1`. */
+    const byFamily: Record<string, [string, string]> = { gamma: ['gemini-generate', SIM], sigma: ['anthropic-messages', SIM] };
     for (const [id, model] of data.models) {
       if (model.kind !== 'chat') continue;
-      expect(data.channels.get(id)).toEqual([
-        { id: 'sim', protocol: 'openai-chat', base_url: `${SIM}/v1`, api_key: '', upstream_model: id, priority: 0, weight: 1 },
-      ]);
+      const [protocol, base_url] = byFamily[model.family] ?? ['openai-chat', `${SIM}/v1`];
+      expect(data.channels.get(id)).toEqual([{ id: 'sim', protocol, base_url, api_key: '', upstream_model: id, priority: 0, weight: 1 }]);
     }
   });
 

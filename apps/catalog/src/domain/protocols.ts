@@ -8,7 +8,10 @@ import type { ModelInfo, ModelKind, Protocol } from '@unigate/contracts';
 export function defaultProtocol(model: Pick<ModelInfo, 'family' | 'kind'>): Protocol {
   switch (model.kind) {
     case 'chat':
-      // Every chat model goes to the simulator's OpenAI-compatible chat endpoint out of the box.
+      // Gamma chat speaks Gemini generateContent, sigma Anthropic Messages; the others the
+      // OpenAI-compatible chat endpoint.
+      if (model.family === 'gamma') return 'gemini-generate';
+      if (model.family === 'sigma') return 'anthropic-messages';
       return 'openai-chat';
     case 'image':
     case 'image-edit':

@@ -6,7 +6,7 @@ import { costMicrosTotal, tokensTotal, type EventBus } from '@unigate/platform';
 export class UsageRecorder {
   constructor(private readonly bus: EventBus) {}
 
-  async record(call: ChatCall, units: TokenUnits): Promise<UsageRecorded> {
+  async record(call: Omit<ChatCall, 'body'>, units: TokenUnits): Promise<UsageRecorded> {
     const model = call.route.model;
     const event: UsageRecorded = {
       event_id: randomUUID(),

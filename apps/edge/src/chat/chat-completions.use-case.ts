@@ -14,8 +14,10 @@ import {
   type ChatCompletionResponse,
   type ChatPort,
   type KeyPrincipal,
+  type ModelRoute,
 } from '@unigate/contracts';
 import type { Logger } from '@unigate/platform';
+import { enforceChatModelRules } from './model-rules';
 import { worstCaseChatCostMicros } from './worst-case-cost';
 
 export class ChatCompletionsUseCase {
@@ -26,19 +28,26 @@ export class ChatCompletionsUseCase {
     private readonly logger: Logger,
   ) {}
 
-  async prepare(principal: KeyPrincipal, body: ChatCompletionRequest, requestId: string): Promise<ChatCall> {
-    const route = await this.catalog.resolve(body.model);
+  /** The model's route, once the key is known to be allowed to use it for chat. */
+  async resolve(principal: KeyPrincipal, model: string): Promise<ModelRoute> {
+    const route = await this.catalog.resolve(model);
     if (route.model.kind !== 'chat') {
-      throw errors.invalidRequest(`The model '${body.model}' is a ${route.model.kind} model and cannot be used for chat completions.`, 'model', 'model_not_supported');
+      throw errors.invalidRequest(`The model '${model}' is a ${route.model.kind} model and cannot be used for chat.`, 'model', 'model_not_supported');
     }
-    if (principal.models.length > 0 && !principal.models.includes(route.model.id) && !principal.models.includes(body.model)) {
-      throw errors.modelForbidden(body.model);
+    if (principal.models.length > 0 && !principal.models.includes(route.model.id) && !principal.models.includes(model)) {
+      throw errors.modelForbidden(model);
     }
+    return route;
+  }
+
+  async prepare(principal: KeyPrincipal, body: ChatCompletionRequest, requestId: string): Promise<ChatCall> {
+    const route = await this.resolve(principal, body.model);
+    const rules = enforceChatModelRules(route.model, body);
     const { hold_id } = await this.billing.placeHold({
       request_id: requestId,
       account_id: principal.account_id,
       key_id: principal.key_id,
-      amount_micros: worstCaseChatCostMicros(route.model, body),
+      amount_micros: worstCaseChatCostMicros(route.model, body, rules.holdOutputTokens),
     });
     const carrier: Record<string, string> = {};
     propagation.inject(context.active(), carrier);
@@ -73,7 +82,8 @@ export class ChatCompletionsUseCase {
     }
   }
 
-  private async release(call: ChatCall): Promise<void> {
+  /** Give the hold back: the call failed before producing anything billable (usage, if any, was recorded). */
+  async release(call: Pick<ChatCall, 'hold_id' | 'request_id'>): Promise<void> {
     if (!call.hold_id) return;
     await this.billing.releaseHold(call.hold_id).catch((err: unknown) =>
       // The hold expires on its own; a failed release only delays the money's return.

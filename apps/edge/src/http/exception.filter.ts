@@ -20,8 +20,13 @@ export class GatewayExceptionFilter implements ExceptionFilter {
     const request = ctx.getRequest<FastifyRequest>();
     if (reply.sent || reply.raw.headersSent) return;
     const handler = (host as unknown as { getHandler?: () => object }).getHandler?.();
-    const shape = (handler && this.reflector.get<ErrorShape>(ERROR_SHAPE, handler as never)) || 'B';
+    // Errors raised before a handler runs (body parsing) have no handler metadata: fall back to the path.
+    const shape = (handler && this.reflector.get<ErrorShape>(ERROR_SHAPE, handler as never)) || shapeForPath(request.url);
     const model = (request.body as { model?: unknown } | undefined)?.model;
     return sendError(reply, request, toGatewayError(exception, this.logger, String(request.id)), shape, typeof model === 'string' ? model : undefined);
   }
+}
+
+function shapeForPath(url: string): ErrorShape {
+  return url.startsWith('/v1/messages') ? 'anthropic' : 'B';
 }

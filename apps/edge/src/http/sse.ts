@@ -10,6 +10,10 @@ export interface SseOptions<T> {
   open: (signal: AbortSignal) => AsyncIterable<T>;
   /** Render an item as the data payload. */
   encode: (item: T) => string;
+  /** The SSE `event:` name of an item (Anthropic names every event; OpenAI names none). */
+  eventName?: (item: T) => string;
+  /** The `event:` name of the error written when the stream fails after it began. */
+  errorEventName?: string;
   /** Written after the last item (`[DONE]` for OpenAI). */
   terminator?: string;
   /** A failure after the stream began: what to write before closing. */
@@ -46,17 +50,21 @@ export async function streamSse<T>(reply: FastifyReply, opts: SseOptions<T>): Pr
     let next = first;
     while (!next.done) {
       if (abort.signal.aborted) break;
-      if (!raw.write(`data: ${opts.encode(next.value)}\n\n`)) await drained(raw, abort.signal);
+      if (!raw.write(frame(opts.eventName?.(next.value), opts.encode(next.value)))) await drained(raw, abort.signal);
       next = await iterator.next();
     }
     if (!abort.signal.aborted && opts.terminator) raw.write(`data: ${opts.terminator}\n\n`);
   } catch (err) {
-    if (!abort.signal.aborted) raw.write(`data: ${opts.encodeError(err)}\n\n`);
+    if (!abort.signal.aborted) raw.write(frame(opts.errorEventName, opts.encodeError(err)));
   } finally {
     raw.off('close', onClose);
     if (abort.signal.aborted) await iterator.return?.().catch(() => undefined);
     raw.end();
   }
+}
+
+function frame(event: string | undefined, data: string): string {
+  return event ? `event: ${event}\ndata: ${data}\n\n` : `data: ${data}\n\n`;
 }
 
 function drained(raw: NodeJS.WritableStream, signal: AbortSignal): Promise<void> {

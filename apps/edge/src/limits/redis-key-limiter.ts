@@ -25,7 +25,15 @@ import {
 import { ACQUIRE_LUA, REFRESH_LUA, RELEASE_LUA } from './redis-limiter-scripts';
 
 interface LimiterCommands {
-  unigateLimitAcquire(rate: string, slots: string, rpm: number, max: number, id: string, windowMs: number, ttlMs: number): Promise<[number, number]>;
+  unigateLimitAcquire(
+    rate: string,
+    slots: string,
+    rpm: number,
+    max: number,
+    id: string,
+    windowMs: number,
+    ttlMs: number,
+  ): Promise<[number, number]>;
   unigateLimitRefresh(slots: string, id: string, ttlMs: number): Promise<number>;
   unigateLimitRelease(slots: string, id: string): Promise<number>;
 }
@@ -44,7 +52,10 @@ export class RedisKeyLimiter implements KeyLimiter {
   private readonly prefix: string;
 
   /** Takes ownership of `redis` (close() disconnects it); see connectRedisForLimits for its options. */
-  constructor(redis: Redis, private readonly opts: RedisKeyLimiterOptions = {}) {
+  constructor(
+    redis: Redis,
+    private readonly opts: RedisKeyLimiterOptions = {},
+  ) {
     this.windowMs = opts.windowMs ?? DEFAULT_WINDOW_MS;
     this.ttlMs = opts.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
     this.prefix = opts.keyPrefix ?? 'unigate:limits:';

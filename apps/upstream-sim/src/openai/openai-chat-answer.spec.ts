@@ -58,3 +58,17 @@ describe('answerChat', () => {
     ).toThrow(expect.objectContaining({ status: 400, param: 'tool_choice' }));
   });
 });
+
+describe('answerChat candidates and thinking switches', () => {
+  it('keeps candidate 0 as the plain answer and varies the others', () => {
+    const plain = answerChat(req());
+    expect(answerChat(req(), { candidate: 0 }).content).toEqual(plain.content);
+    expect(answerChat(req(), { candidate: 1 }).content).not.toEqual(plain.content);
+    expect(answerChat(req(), { candidate: 1 }).content).toEqual(answerChat(req(), { candidate: 1 }).content);
+  });
+
+  it('thinks when told to, whatever the model name', () => {
+    expect(answerChat(req(), { thinks: true }).reasoning!.length).toBeGreaterThan(0);
+    expect(answerChat(req({ model: 'sim-reasoner' }), { thinks: false }).reasoning).toBeNull();
+  });
+});

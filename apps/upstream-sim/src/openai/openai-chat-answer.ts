@@ -37,14 +37,22 @@ const QUOTE_TOKENS = 12;
  */
 const REASONING_MODEL = /reason|think/i;
 
-export function answerChat(body: ChatCompletionRequest): ChatAnswer {
-  const seed = seedFrom(body.messages);
+export interface AnswerOptions {
+  /** Which of the `n` candidates (0 first): each has its own seed, so candidates differ. */
+  candidate?: number;
+  /** Think (or not) regardless of the model name and reasoning_effort: a model with thinking always on. */
+  thinks?: boolean;
+}
+
+export function answerChat(body: ChatCompletionRequest, opts: AnswerOptions = {}): ChatAnswer {
+  const candidate = opts.candidate ?? 0;
+  const seed = (seedFrom(body.messages) ^ Math.imul(candidate, 0x9e3779b1)) >>> 0;
   const rng = new SeededRandom(seed);
   let budget = requestedMaxTokens(body) ?? Infinity;
   const promptTokens = countPromptTokens(body.messages);
 
   let reasoning: string[] | null = null;
-  if (body.reasoning_effort !== undefined || REASONING_MODEL.test(body.model)) {
+  if (opts.thinks ?? (body.reasoning_effort !== undefined || REASONING_MODEL.test(body.model))) {
     const thinking = new SeededRandom(seed ^ 0x5bd1e995); // its own stream: the answer stays the same
     reasoning = cap(splitTextTokens(generateProse(thinking, thinking.int(15, 40))), budget).pieces;
     budget -= reasoning.length;
@@ -145,4 +153,21 @@ function usage(prompt: number, completion: number, reasoning: number): ChatUsage
     prompt_tokens_details: { cached_tokens: 0 },
     completion_tokens_details: { reasoning_tokens: reasoning },
   };
+}
+
+/**
+ * The usage of one reply carrying several candidates: the prompt counts once, completions add up;
+ * `cachedTokens` is what automatic context caching served of the prompt.
+ */
+export function replyUsage(answers: readonly ChatAnswer[], cachedTokens = 0): ChatUsage {
+  const prompt = answers[0]?.usage.prompt_tokens ?? 0;
+  let completion = 0;
+  let reasoning = 0;
+  for (const a of answers) {
+    completion += a.usage.completion_tokens;
+    reasoning += a.usage.completion_tokens_details?.reasoning_tokens ?? 0;
+  }
+  const u = usage(prompt, completion, reasoning);
+  u.prompt_tokens_details = { cached_tokens: Math.min(cachedTokens, prompt) };
+  return u;
 }

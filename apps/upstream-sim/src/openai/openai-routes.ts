@@ -3,12 +3,13 @@
  * /_sim/faults apply before the request is even validated, the way an overloaded upstream fails.
  */
 import { randomBytes } from 'node:crypto';
-import { chatCompletionRequestSchema, errors, parseOrThrow } from '@unigate/contracts';
+import { chatCompletionRequestSchema, parseOrThrow } from '@unigate/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { FaultRule } from '../control/faults';
+import { checkChatProfile, chatProfileFor } from '../shared/chat-model-profiles';
 import { holdFor, writeSse } from '../shared/sse-writer';
 import type { SimState } from '../sim-state';
-import { answerChat } from './openai-chat-answer';
+import { answerChat, replyUsage } from './openai-chat-answer';
 import { toChunkEvents, toCompletion } from './openai-chat-wire';
 import { openAiErrorBody } from './openai-errors';
 import { modelList, modelObject } from './openai-models';
@@ -30,17 +31,25 @@ export async function openAiRoutes(app: FastifyInstance, opts: { state: SimState
     if (fault?.status) return sendFault(reply, fault);
 
     const body = parseOrThrow(chatCompletionRequestSchema, req.body);
-    if ((body.n ?? 1) > 1) throw errors.invalidRequest('The simulator answers with one choice only; n must be 1.', 'n');
-    const answer = answerChat(body);
+    const profile = chatProfileFor(body.model);
+    checkChatProfile(profile, body);
+    const answers = Array.from({ length: body.n ?? 1 }, (_, candidate) =>
+      answerChat(body, { candidate, thinks: profile.alwaysThinks ? true : undefined }),
+    );
+    const cached =
+      profile.promptCacheMinTokens === undefined
+        ? 0
+        : state.promptCache.lookupAndRecord(body.model, body.messages, profile.promptCacheMinTokens);
+    const usage = replyUsage(answers, cached);
     const meta = { id: `chatcmpl-${randomBytes(12).toString('hex')}`, created: Math.floor(Date.now() / 1000), model: body.model };
 
-    if (!body.stream) return reply.send(toCompletion(answer, meta));
+    if (!body.stream) return reply.send(toCompletion(answers, meta, usage));
 
     // Hijack so chunks go straight to the socket; fastify would otherwise wait for a whole payload.
     reply.hijack();
     const includeUsage = body.stream_options?.include_usage === true;
     try {
-      await writeSse(reply.raw, toChunkEvents(answer, meta, includeUsage), {
+      await writeSse(reply.raw, toChunkEvents(answers, meta, includeUsage, usage), {
         delayMs: fault?.token_delay_ms ?? state.tokenDelayMs,
         cutAfter: fault?.cut_after_chunks,
         headers: { 'x-request-id': requestId },

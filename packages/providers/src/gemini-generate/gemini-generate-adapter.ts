@@ -36,7 +36,11 @@ export class GeminiGenerateAdapter implements ChatProvider {
     }
     const parsed = geminiResponseSchema.safeParse(parseJson(text));
     if (!parsed.success) {
-      throw errors.upstream(502, `upstream sent an invalid generateContent response: ${parsed.error.issues[0]?.message ?? 'not JSON'}`, true);
+      throw errors.upstream(
+        502,
+        `upstream sent an invalid generateContent response: ${parsed.error.issues[0]?.message ?? 'not JSON'}`,
+        true,
+      );
     }
     return toChatResponse(parsed.data, body);
   }
@@ -51,7 +55,11 @@ export class GeminiGenerateAdapter implements ChatProvider {
         if (json && typeof json === 'object' && 'error' in json) throw geminiStreamError(ev.data, yielded === 0);
         const chunk = geminiResponseSchema.safeParse(json);
         if (!chunk.success) {
-          throw errors.upstream(502, `upstream sent an invalid stream chunk: ${chunk.error.issues[0]?.message ?? 'not JSON'}`, yielded === 0);
+          throw errors.upstream(
+            502,
+            `upstream sent an invalid stream chunk: ${chunk.error.issues[0]?.message ?? 'not JSON'}`,
+            yielded === 0,
+          );
         }
         for (const out of translator.push(chunk.data)) {
           yielded++;
@@ -73,7 +81,13 @@ export class GeminiGenerateAdapter implements ChatProvider {
     const payload = JSON.stringify(toGeminiRequest(body));
     let res: HttpResponse;
     try {
-      res = await this.http.request({ method: 'POST', url: geminiGenerateUrl(channel, stream), headers: geminiHeaders(channel, stream), body: payload, signal });
+      res = await this.http.request({
+        method: 'POST',
+        url: geminiGenerateUrl(channel, stream),
+        headers: geminiHeaders(channel, stream),
+        body: payload,
+        signal,
+      });
     } catch (err) {
       throw transportError(err, signal);
     }

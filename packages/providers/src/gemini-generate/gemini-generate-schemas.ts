@@ -12,9 +12,7 @@ export const geminiPartSchema = z.looseObject({
   text: z.string().nullish(),
   thought: z.boolean().nullish(),
   thoughtSignature: z.string().nullish(),
-  functionCall: z
-    .looseObject({ id: z.string().nullish(), name: z.string(), args: z.record(z.string(), z.unknown()).nullish() })
-    .nullish(),
+  functionCall: z.looseObject({ id: z.string().nullish(), name: z.string(), args: z.record(z.string(), z.unknown()).nullish() }).nullish(),
   inlineData: z.looseObject({ mimeType: z.string(), data: z.string() }).nullish(),
 });
 

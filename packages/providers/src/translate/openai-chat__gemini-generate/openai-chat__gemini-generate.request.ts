@@ -85,7 +85,12 @@ function append(contents: GeminiContent[], role: GeminiRole, parts: GeminiPart[]
 function functionCalls(m: ChatMessage, where: string, toolNames: Map<string, string>): GeminiPart[] {
   return (m.tool_calls ?? []).map((call, j) => {
     toolNames.set(call.id, call.function.name);
-    return { functionCall: { name: call.function.name, args: parseArguments(call.function.arguments, `${where}.tool_calls[${j}].function.arguments`) } };
+    return {
+      functionCall: {
+        name: call.function.name,
+        args: parseArguments(call.function.arguments, `${where}.tool_calls[${j}].function.arguments`),
+      },
+    };
   });
 }
 
@@ -98,7 +103,8 @@ function parseArguments(text: string, where: string): Record<string, unknown> {
   } catch {
     throw errors.invalidRequest(`Invalid '${where}': tool call arguments must be a JSON object for this model.`, where);
   }
-  if (!isPlainObject(value)) throw errors.invalidRequest(`Invalid '${where}': tool call arguments must be a JSON object for this model.`, where);
+  if (!isPlainObject(value))
+    throw errors.invalidRequest(`Invalid '${where}': tool call arguments must be a JSON object for this model.`, where);
   return value;
 }
 
@@ -155,7 +161,10 @@ function toThinkingConfig(effort: string | undefined): GeminiThinkingConfig | un
   if (effort === undefined) return undefined; // the model's default thinking, thoughts not shown
   const budget = THINKING_BUDGET[effort];
   if (budget === undefined) {
-    throw errors.invalidRequest(`Invalid 'reasoning_effort': must be one of ${Object.keys(THINKING_BUDGET).join(', ')}.`, 'reasoning_effort');
+    throw errors.invalidRequest(
+      `Invalid 'reasoning_effort': must be one of ${Object.keys(THINKING_BUDGET).join(', ')}.`,
+      'reasoning_effort',
+    );
   }
   return budget === 0 ? { thinkingBudget: 0 } : { thinkingBudget: budget, includeThoughts: true };
 }

@@ -36,8 +36,14 @@ export function toChatResponse(res: GeminiResponse, req: ChatCompletionRequest):
 
 function toChoice(c: GeminiCandidate, index: number): Choice {
   const parts = c.content?.parts ?? [];
-  const text = parts.filter((p) => !p.thought && typeof p.text === 'string').map((p) => p.text).join('');
-  const reasoning = parts.filter((p) => p.thought && typeof p.text === 'string').map((p) => p.text).join('');
+  const text = parts
+    .filter((p) => !p.thought && typeof p.text === 'string')
+    .map((p) => p.text)
+    .join('');
+  const reasoning = parts
+    .filter((p) => p.thought && typeof p.text === 'string')
+    .map((p) => p.text)
+    .join('');
   const toolCalls = parts.filter((p) => p.functionCall).map(toToolCall);
   const message: Choice['message'] = { role: 'assistant', content: text === '' && toolCalls.length > 0 ? null : text };
   if (reasoning) message.reasoning_content = reasoning;

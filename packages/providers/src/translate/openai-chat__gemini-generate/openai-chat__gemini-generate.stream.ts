@@ -122,7 +122,12 @@ export class GeminiToChatStream {
   }
 
   private base() {
-    return { id: this.id ?? chatCompletionId(undefined), object: 'chat.completion.chunk' as const, created: this.created, model: this.req.model };
+    return {
+      id: this.id ?? chatCompletionId(undefined),
+      object: 'chat.completion.chunk' as const,
+      created: this.created,
+      model: this.req.model,
+    };
   }
 
   private chunk(index: number, delta: Delta, finish: ChatCompletionChunk['choices'][number]['finish_reason']): ChatCompletionChunk {

@@ -9,6 +9,7 @@ export interface ChatCall {
   'route_json'?: (string);
   'body_json'?: (string);
   'traceparent'?: (string);
+  'betas'?: (string)[];
 }
 
 export interface ChatCall__Output {
@@ -19,4 +20,5 @@ export interface ChatCall__Output {
   'route_json': (string);
   'body_json': (string);
   'traceparent': (string);
+  'betas': (string)[];
 }

@@ -16,6 +16,29 @@ export interface ChatServiceClient extends grpc.Client {
   complete(argument: _unigate_chat_v1_ChatCall, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_chat_v1_ChatCompletion__Output>): grpc.ClientUnaryCall;
   complete(argument: _unigate_chat_v1_ChatCall, callback: grpc.requestCallback<_unigate_chat_v1_ChatCompletion__Output>): grpc.ClientUnaryCall;
   
+  CountTokens(argument: _unigate_chat_v1_ChatCall, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_chat_v1_ChatCompletion__Output>): grpc.ClientUnaryCall;
+  CountTokens(argument: _unigate_chat_v1_ChatCall, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_chat_v1_ChatCompletion__Output>): grpc.ClientUnaryCall;
+  CountTokens(argument: _unigate_chat_v1_ChatCall, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_chat_v1_ChatCompletion__Output>): grpc.ClientUnaryCall;
+  CountTokens(argument: _unigate_chat_v1_ChatCall, callback: grpc.requestCallback<_unigate_chat_v1_ChatCompletion__Output>): grpc.ClientUnaryCall;
+  countTokens(argument: _unigate_chat_v1_ChatCall, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_chat_v1_ChatCompletion__Output>): grpc.ClientUnaryCall;
+  countTokens(argument: _unigate_chat_v1_ChatCall, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_chat_v1_ChatCompletion__Output>): grpc.ClientUnaryCall;
+  countTokens(argument: _unigate_chat_v1_ChatCall, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_chat_v1_ChatCompletion__Output>): grpc.ClientUnaryCall;
+  countTokens(argument: _unigate_chat_v1_ChatCall, callback: grpc.requestCallback<_unigate_chat_v1_ChatCompletion__Output>): grpc.ClientUnaryCall;
+  
+  Messages(argument: _unigate_chat_v1_ChatCall, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_chat_v1_ChatCompletion__Output>): grpc.ClientUnaryCall;
+  Messages(argument: _unigate_chat_v1_ChatCall, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_chat_v1_ChatCompletion__Output>): grpc.ClientUnaryCall;
+  Messages(argument: _unigate_chat_v1_ChatCall, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_chat_v1_ChatCompletion__Output>): grpc.ClientUnaryCall;
+  Messages(argument: _unigate_chat_v1_ChatCall, callback: grpc.requestCallback<_unigate_chat_v1_ChatCompletion__Output>): grpc.ClientUnaryCall;
+  messages(argument: _unigate_chat_v1_ChatCall, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_chat_v1_ChatCompletion__Output>): grpc.ClientUnaryCall;
+  messages(argument: _unigate_chat_v1_ChatCall, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_chat_v1_ChatCompletion__Output>): grpc.ClientUnaryCall;
+  messages(argument: _unigate_chat_v1_ChatCall, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_chat_v1_ChatCompletion__Output>): grpc.ClientUnaryCall;
+  messages(argument: _unigate_chat_v1_ChatCall, callback: grpc.requestCallback<_unigate_chat_v1_ChatCompletion__Output>): grpc.ClientUnaryCall;
+  
+  MessagesStream(argument: _unigate_chat_v1_ChatCall, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_unigate_chat_v1_ChatChunk__Output>;
+  MessagesStream(argument: _unigate_chat_v1_ChatCall, options?: grpc.CallOptions): grpc.ClientReadableStream<_unigate_chat_v1_ChatChunk__Output>;
+  messagesStream(argument: _unigate_chat_v1_ChatCall, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_unigate_chat_v1_ChatChunk__Output>;
+  messagesStream(argument: _unigate_chat_v1_ChatCall, options?: grpc.CallOptions): grpc.ClientReadableStream<_unigate_chat_v1_ChatChunk__Output>;
+  
   Stream(argument: _unigate_chat_v1_ChatCall, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_unigate_chat_v1_ChatChunk__Output>;
   Stream(argument: _unigate_chat_v1_ChatCall, options?: grpc.CallOptions): grpc.ClientReadableStream<_unigate_chat_v1_ChatChunk__Output>;
   stream(argument: _unigate_chat_v1_ChatCall, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_unigate_chat_v1_ChatChunk__Output>;
@@ -26,11 +49,20 @@ export interface ChatServiceClient extends grpc.Client {
 export interface ChatServiceHandlers extends grpc.UntypedServiceImplementation {
   Complete: grpc.handleUnaryCall<_unigate_chat_v1_ChatCall__Output, _unigate_chat_v1_ChatCompletion>;
   
+  CountTokens: grpc.handleUnaryCall<_unigate_chat_v1_ChatCall__Output, _unigate_chat_v1_ChatCompletion>;
+  
+  Messages: grpc.handleUnaryCall<_unigate_chat_v1_ChatCall__Output, _unigate_chat_v1_ChatCompletion>;
+  
+  MessagesStream: grpc.handleServerStreamingCall<_unigate_chat_v1_ChatCall__Output, _unigate_chat_v1_ChatChunk>;
+  
   Stream: grpc.handleServerStreamingCall<_unigate_chat_v1_ChatCall__Output, _unigate_chat_v1_ChatChunk>;
   
 }
 
 export interface ChatServiceDefinition extends grpc.ServiceDefinition {
   Complete: MethodDefinition<_unigate_chat_v1_ChatCall, _unigate_chat_v1_ChatCompletion, _unigate_chat_v1_ChatCall__Output, _unigate_chat_v1_ChatCompletion__Output>
+  CountTokens: MethodDefinition<_unigate_chat_v1_ChatCall, _unigate_chat_v1_ChatCompletion, _unigate_chat_v1_ChatCall__Output, _unigate_chat_v1_ChatCompletion__Output>
+  Messages: MethodDefinition<_unigate_chat_v1_ChatCall, _unigate_chat_v1_ChatCompletion, _unigate_chat_v1_ChatCall__Output, _unigate_chat_v1_ChatCompletion__Output>
+  MessagesStream: MethodDefinition<_unigate_chat_v1_ChatCall, _unigate_chat_v1_ChatChunk, _unigate_chat_v1_ChatCall__Output, _unigate_chat_v1_ChatChunk__Output>
   Stream: MethodDefinition<_unigate_chat_v1_ChatCall, _unigate_chat_v1_ChatChunk, _unigate_chat_v1_ChatCall__Output, _unigate_chat_v1_ChatChunk__Output>
 }

@@ -1,0 +1,185 @@
+/**
+ * A chat-completions client (the official `openai` SDK) on a sigma model, which the gateway serves
+ * over the Anthropic Messages protocol: the translation both ways, usage with cache reads billed at
+ * the cached price, and a mid-stream upstream cut reaching the client as a stream error.
+ */
+import OpenAI from 'openai';
+import { Admin, eventually } from './admin';
+import type { Stack } from './stacks';
+
+const MODEL = 'sigma-sonnet-4-6';
+
+interface Logged {
+  path: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+type LedgerEntry = { request_id: string; cost_micros: number; input_tokens: number; cached_input_tokens: number; output_tokens: number };
+
+export function chatSigmaSuite(start: () => Promise<Stack>) {
+  let stack: Stack;
+  let client: OpenAI;
+  let admin: Admin;
+
+  beforeAll(async () => {
+    stack = await start();
+    client = new OpenAI({ baseURL: stack.baseURL, apiKey: stack.apiKey, maxRetries: 0 });
+    admin = new Admin(stack);
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.stop();
+  });
+  afterEach(async () => {
+    await fetch(`${stack.simUrl}/_sim/faults`, { method: 'DELETE' });
+  });
+
+  const upstream = async (): Promise<Logged> => (await (await fetch(`${stack.simUrl}/_sim/requests?last=1`)).json()).data[0];
+
+  it('answers a non-streamed request through the Anthropic protocol upstream', async () => {
+    const r = await client.chat.completions.create({
+      model: MODEL,
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Say hello over messages' },
+      ],
+      max_tokens: 200,
+      temperature: 1.8,
+    });
+    const sent = await upstream();
+    expect(sent.path).toBe('/v1/messages');
+    expect(sent.headers['anthropic-version']).toBe('2023-06-01');
+    expect(sent.body).toEqual({
+      model: MODEL,
+      max_tokens: 200,
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'Say hello over messages' }],
+      temperature: 1,
+    });
+
+    expect(r).toMatchObject({ object: 'chat.completion', model: MODEL });
+    expect(r.choices[0].message.content?.length).toBeGreaterThan(0);
+    expect(r.choices[0].finish_reason).toBe('stop');
+    expect(r.usage).toMatchObject({ prompt_tokens: 3 + (3 + 3) + (3 + 4), prompt_tokens_details: { cached_tokens: 0 } });
+    expect(r.usage!.total_tokens).toBe(r.usage!.prompt_tokens + r.usage!.completion_tokens);
+  });
+
+  it('streams the same answer in chat chunks, ending with the usage chunk', async () => {
+    const request = { model: MODEL, messages: [{ role: 'user' as const, content: 'Describe a harbor at dawn' }] };
+    const whole = await client.chat.completions.create(request);
+    const stream = await client.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } });
+    const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
+    for await (const c of stream) chunks.push(c);
+    expect(chunks[0].choices[0].delta).toMatchObject({ role: 'assistant' });
+    expect(new Set(chunks.map((c) => c.id)).size).toBe(1);
+    expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe(whole.choices[0].message.content);
+    expect(chunks.find((c) => c.choices[0]?.finish_reason)?.choices[0].finish_reason).toBe('stop');
+    expect(chunks.at(-1)!.choices).toEqual([]);
+    expect(chunks.at(-1)!.usage).toEqual(whole.usage);
+    expect((await upstream()).body).toMatchObject({ stream: true });
+  });
+
+  it('round-trips a tool call: tool_use upstream, tool_calls to the client, tool_result back', async () => {
+    const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
+      {
+        type: 'function',
+        function: {
+          name: 'get_weather',
+          description: 'Weather for a city',
+          parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        },
+      },
+    ];
+    const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Weather in Lyon?' }];
+    const first = await client.chat.completions.create({ model: MODEL, messages, tools, tool_choice: 'required' });
+    expect((await upstream()).body).toMatchObject({
+      tools: [{ name: 'get_weather', input_schema: { type: 'object' } }],
+      tool_choice: { type: 'any' },
+    });
+    expect(first.choices[0].finish_reason).toBe('tool_calls');
+    const call = first.choices[0].message.tool_calls![0] as OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall;
+    expect(call.id).toMatch(/^toolu_/);
+    expect(JSON.parse(call.function.arguments)).toHaveProperty('city');
+
+    messages.push(first.choices[0].message, { role: 'tool', tool_call_id: call.id, content: 'Cloudy and 17 degrees in Lyon' });
+    const second = await client.chat.completions.create({ model: MODEL, messages, tools });
+    const sent = await upstream();
+    expect((sent.body.messages as unknown[]).at(-1)).toEqual({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: call.id, content: 'Cloudy and 17 degrees in Lyon' }],
+    });
+    expect(second.choices[0].finish_reason).toBe('stop');
+    expect(second.choices[0].message.content).toContain('Cloudy and 17 degrees in Lyon');
+
+    const streamed = await client.chat.completions
+      .stream({ model: MODEL, messages: [{ role: 'user', content: 'Weather in Nice?' }], tools })
+      .finalChatCompletion();
+    const streamedCall = streamed.choices[0].message.tool_calls![0] as OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall;
+    expect(streamedCall.function.name).toBe('get_weather');
+    expect(JSON.parse(streamedCall.function.arguments)).toHaveProperty('city');
+  });
+
+  it('reports cache reads as cached_tokens and bills them at the cached price', async () => {
+    const { accountId, key } = await admin.fundedKey(5);
+    const keyed = new OpenAI({ baseURL: stack.baseURL, apiKey: key, maxRetries: 0 });
+    // `cache_control` on a chat message marks a prompt-cache breakpoint (not in the SDK's types).
+    const system = {
+      role: 'system',
+      content: 'house rules '.repeat(550),
+      cache_control: { type: 'ephemeral' },
+    } as unknown as OpenAI.Chat.Completions.ChatCompletionSystemMessageParam;
+    const ask = (content: string) =>
+      keyed.chat.completions.create({ model: MODEL, messages: [system, { role: 'user', content }], max_tokens: 50 });
+    const first = await ask('first question');
+    expect(first.usage!.prompt_tokens_details!.cached_tokens).toBe(0);
+    const second = await ask('second question');
+    expect(second.usage!.prompt_tokens_details!.cached_tokens).toBe(3 + 1100);
+    expect(second.usage!.prompt_tokens).toBe(3 + 3 + 1100 + 3 + 2);
+
+    const entries = await eventually(
+      () => admin.usage(accountId),
+      (e) => e.length === 2,
+    );
+    const entry = (entries as unknown as LedgerEntry[]).find((e) => e.cached_input_tokens > 0)!;
+    expect(entry).toMatchObject({
+      input_tokens: second.usage!.prompt_tokens,
+      cached_input_tokens: 1103,
+      output_tokens: second.usage!.completion_tokens,
+    });
+    // $3 per million input, $0.30 cached, $15 output (catalog prices of sigma-sonnet-4-6)
+    const uncached = entry.input_tokens - entry.cached_input_tokens;
+    expect(entry.cost_micros).toBe(Math.ceil((uncached * 3_000_000 + 1103 * 300_000 + entry.output_tokens * 15_000_000) / 1_000_000));
+  });
+
+  it('gives the client a stream error when the upstream stream is cut, and bills only what was produced', async () => {
+    const { accountId, key } = await admin.fundedKey(5);
+    const keyed = new OpenAI({ baseURL: stack.baseURL, apiKey: key, maxRetries: 0 });
+    await fetch(`${stack.simUrl}/_sim/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ match: { path: '/v1/messages', model: MODEL }, cut_after_chunks: 3, count: 1 }),
+    });
+    const stream = await keyed.chat.completions.create({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'A long tale, please' }],
+      max_tokens: 400,
+      stream: true,
+    });
+    let text = '';
+    const err = await (async () => {
+      for await (const c of stream) text += c.choices[0]?.delta?.content ?? '';
+    })().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(OpenAI.APIError);
+    expect((err as Error).message).toMatch(/upstream stream ended unexpectedly/);
+    expect(text.length).toBeGreaterThan(0);
+
+    const [entry] = (await eventually(
+      () => admin.usage(accountId),
+      (e) => e.length === 1,
+    )) as unknown as LedgerEntry[];
+    expect(entry.output_tokens).toBeGreaterThan(0);
+    expect(entry.output_tokens).toBeLessThanOrEqual(9); // three deltas of one to three tokens
+  });
+}

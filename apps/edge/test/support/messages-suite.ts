@@ -1,0 +1,153 @@
+/**
+ * POST /v1/messages end to end with the official `@anthropic-ai/sdk`: native on sigma models,
+ * translated on every other chat model, with the exact event sequence, both auth headers,
+ * count_tokens and Anthropic-shaped errors.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import { Admin, eventually } from './admin';
+import { readSseEvents } from './sse-events';
+import type { Stack } from './stacks';
+
+/** The answer's text block (reasoning models put a thinking block first). */
+const textOf = (msg: Anthropic.Message) => msg.content.find((b): b is Anthropic.TextBlock => b.type === 'text')?.text ?? '';
+
+/** Models that always think: their reasoning comes back as a thinking block before the text. */
+const ALWAYS_THINKS = new Set(['omega-k3']);
+
+const WEATHER_TOOL = {
+  name: 'get_weather',
+  description: 'Current weather for a city',
+  input_schema: { type: 'object' as const, properties: { city: { type: 'string' } }, required: ['city'] },
+};
+
+export function messagesSuite(start: () => Promise<Stack>, models: string[]) {
+  let stack: Stack;
+  let client: Anthropic;
+  const origin = () => stack.origin;
+
+  beforeAll(async () => {
+    stack = await start();
+    client = new Anthropic({ baseURL: stack.origin, apiKey: stack.apiKey, maxRetries: 0 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  describe.each(models)('%s', (model) => {
+    it('answers a message with text, end_turn and usage', async () => {
+      const msg = await client.messages.create({ model, max_tokens: 200, messages: [{ role: 'user', content: 'Describe a quiet harbor' }] });
+      expect(msg.type).toBe('message');
+      expect(msg.role).toBe('assistant');
+      expect(msg.model).toBe(model);
+      expect(textOf(msg).length).toBeGreaterThan(0);
+      expect(msg.content[0].type).toBe(ALWAYS_THINKS.has(model) ? 'thinking' : 'text');
+      expect(msg.stop_reason).toBe('end_turn');
+      expect(msg.usage.input_tokens).toBeGreaterThan(0);
+      expect(msg.usage.output_tokens).toBeGreaterThan(0);
+    });
+
+    it('streams the exact event sequence, with non-zero input tokens in message_start, and the same text', async () => {
+      const request = { model, max_tokens: 200, messages: [{ role: 'user' as const, content: 'Describe a quiet harbor at dawn' }] };
+      const whole = await client.messages.create(request);
+      const res = await fetch(`${origin()}/v1/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({ ...request, stream: true }),
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+      const events = await readSseEvents(res);
+      const types = events.map((e) => e.event);
+      for (const e of events) expect(JSON.parse(e.data).type).toBe(e.event);
+      expect(types[0]).toBe('message_start');
+      expect(types[1]).toBe('content_block_start');
+      expect(types).toContain('ping');
+      expect(types[types.length - 2]).toBe('message_delta');
+      expect(types[types.length - 1]).toBe('message_stop');
+      const start = JSON.parse(events[0].data);
+      expect(start.message.model).toBe(model);
+      expect(start.message.usage.input_tokens).toBeGreaterThan(0);
+      const text = events
+        .filter((e) => e.event === 'content_block_delta')
+        .map((e) => JSON.parse(e.data).delta)
+        .filter((d) => d.type === 'text_delta')
+        .map((d) => d.text)
+        .join('');
+      expect(text).toBe(textOf(whole));
+      const delta = JSON.parse(events[events.length - 2].data);
+      expect(delta.delta.stop_reason).toBe('end_turn');
+      expect(delta.usage.output_tokens).toBe(whole.usage.output_tokens);
+    });
+
+    it('round-trips tool_use → tool_result through the SDK stream helper', async () => {
+      const first = await client.messages.stream({ model, max_tokens: 300, tools: [WEATHER_TOOL], messages: [{ role: 'user', content: 'Weather in Paris?' }] }).finalMessage();
+      expect(first.stop_reason).toBe('tool_use');
+      const use = first.content.find((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use')!;
+      expect(use.name).toBe('get_weather');
+      expect(use.input).toHaveProperty('city');
+      const second = await client.messages.create({
+        model,
+        max_tokens: 300,
+        tools: [WEATHER_TOOL],
+        messages: [
+          { role: 'user', content: 'Weather in Paris?' },
+          { role: 'assistant', content: first.content },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: '{"temp_c": 18, "sky": "cloudy"}' }] },
+        ],
+      });
+      expect(second.stop_reason).toBe('end_turn');
+      expect(textOf(second).length).toBeGreaterThan(0);
+    });
+
+    it('counts tokens', async () => {
+      const r = await client.messages.countTokens({ model, system: 'Be brief', messages: [{ role: 'user', content: 'How many tokens is this?' }] });
+      expect(r.input_tokens).toBeGreaterThan(0);
+    });
+  });
+
+  it('accepts x-api-key as Claude Code sends it, and rejects a bad key in Anthropic’s error shape', async () => {
+    const viaHeader = new Anthropic({ baseURL: stack.origin, apiKey: null, authToken: null, defaultHeaders: { 'x-api-key': stack.apiKey }, maxRetries: 0 });
+    const msg = await viaHeader.messages.create({ model: models[0], max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] });
+    expect(msg.content.length).toBeGreaterThan(0);
+
+    const res = await fetch(`${origin()}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': 'sk-wrong-0000000000000000000000000000', 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model: models[0], max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(res.status).toBe(401);
+    const body = await res.json();
+    expect(body).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
+    expect(typeof body.request_id).toBe('string');
+  });
+
+  it('answers invalid requests with 400 invalid_request_error naming the field, also for bad JSON', async () => {
+    const err = await client.messages.create({ model: models[0], messages: [{ role: 'user', content: 'hi' }] } as never).catch((e) => e);
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(err.error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+    expect(err.error.error.message).toContain('max_tokens');
+
+    const res = await fetch(`${origin()}/v1/messages`, { method: 'POST', headers: { 'x-api-key': stack.apiKey, 'content-type': 'application/json' }, body: '{"model":' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+  });
+
+  it('answers an unknown model with 404 not_found_error', async () => {
+    const err = await client.messages.create({ model: 'no-such-model', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e);
+    expect(err).toBeInstanceOf(Anthropic.NotFoundError);
+    expect(err.error.error.type).toBe('not_found_error');
+  });
+
+  it('bills a messages call into the ledger like any chat call', async () => {
+    const admin = new Admin(stack);
+    const { accountId, key } = await admin.fundedKey(2);
+    const keyed = new Anthropic({ baseURL: stack.origin, apiKey: key, maxRetries: 0 });
+    const { response } = await keyed.messages.create({ model: models[0], max_tokens: 100, messages: [{ role: 'user', content: 'bill me' }] }).withResponse();
+    const [entry] = await eventually(() => admin.usage(accountId), (e) => e.length === 1);
+    expect(entry.request_id).toBe(response.headers.get('request-id'));
+    expect(entry.cost_micros).toBeGreaterThan(0);
+    expect(entry.input_tokens).toBeGreaterThan(0);
+    expect(entry.output_tokens).toBeGreaterThan(0);
+  });
+}

@@ -1,0 +1,82 @@
+/**
+ * Anthropic's prompt caching, simulated: a request marks cache breakpoints with `cache_control` on
+ * tools, system blocks and message blocks (in that order). The prefix up to a breakpoint is cached
+ * for its ttl (5 minutes, or 1 hour with `ttl: '1h'`) once a request carried it; a later request
+ * with the same prefix reads the longest cached one (`cache_read_input_tokens`) and writes the rest up
+ * to its last breakpoint (`cache_creation_input_tokens`). Prefixes under 1,024 tokens are not cached,
+ * as with the real API. Tokens are the shared estimator's, as everywhere in the simulator.
+ */
+import { countPromptTokens, REPLY_PRIMING_TOKENS, type AnthropicContentBlock, type AnthropicCountTokensRequest } from '@unigate/contracts';
+import { createHash } from 'node:crypto';
+import { promptMessages } from './anthropic-prompt';
+
+export const MIN_CACHEABLE_TOKENS = 1024;
+const TTL_MS = { '5m': 5 * 60_000, '1h': 60 * 60_000 } as const;
+const MAX_ENTRIES = 10_000;
+
+type Request = Pick<AnthropicCountTokensRequest, 'model' | 'system' | 'tools' | 'messages'>;
+type Marked = { cache_control?: { ttl?: '5m' | '1h' } | null };
+
+interface Breakpoint {
+  key: string;
+  tokens: number;
+  ttlMs: number;
+}
+
+export interface CacheUse {
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+}
+
+export class PromptCache {
+  private readonly entries = new Map<string, number>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Reads and writes the cache for one request; the counts to report in its usage. */
+  use(req: Request): CacheUse {
+    const points = breakpoints(req).filter((b) => b.tokens >= MIN_CACHEABLE_TOKENS);
+    if (points.length === 0) return { cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+    const now = this.now();
+    this.prune(now);
+    const hit = [...points].reverse().find((b) => (this.entries.get(b.key) ?? 0) > now);
+    const read = hit?.tokens ?? 0;
+    const last = points[points.length - 1];
+    for (const b of points) this.entries.set(b.key, now + b.ttlMs); // a read refreshes the ttl too
+    return { cache_read_input_tokens: read, cache_creation_input_tokens: last.tokens - read };
+  }
+
+  private prune(now: number): void {
+    for (const [key, expires] of this.entries) if (expires <= now) this.entries.delete(key);
+    while (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+  }
+}
+
+/** Every breakpoint of the request with the size of the prompt prefix it closes. */
+function breakpoints(req: Request): Breakpoint[] {
+  const out: Breakpoint[] = [];
+  const tools = req.tools ?? [];
+  const system = typeof req.system === 'string' ? undefined : req.system;
+  const add = (prefix: Pick<Request, 'tools' | 'system' | 'messages'>, marked: Marked) => {
+    if (!marked.cache_control) return;
+    const key = createHash('sha1')
+      .update(JSON.stringify([req.model, prefix]))
+      .digest('hex');
+    const tokens = Math.max(
+      0,
+      countPromptTokens(promptMessages({ system: prefix.system, messages: prefix.messages })) - REPLY_PRIMING_TOKENS,
+    );
+    out.push({ key, tokens, ttlMs: TTL_MS[marked.cache_control.ttl ?? '5m'] ?? TTL_MS['5m'] });
+  };
+  tools.forEach((tool, i) => add({ tools: tools.slice(0, i + 1), messages: [] }, tool as Marked));
+  (system ?? []).forEach((block, i) => add({ tools, system: system!.slice(0, i + 1), messages: [] }, block));
+  req.messages.forEach((m, i) => {
+    if (typeof m.content === 'string') return;
+    const blocks = m.content;
+    blocks.forEach((block: AnthropicContentBlock, j) => {
+      const messages = [...req.messages.slice(0, i), { ...m, content: blocks.slice(0, j + 1) }];
+      add({ tools, system: req.system, messages }, block as Marked);
+    });
+  });
+  return out;
+}

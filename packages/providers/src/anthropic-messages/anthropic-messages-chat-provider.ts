@@ -1,0 +1,51 @@
+/**
+ * ChatProvider for channels that speak Anthropic Messages: our chat-completions request is translated
+ * (translate/openai-chat__anthropic-messages), sent with the native client, and the message or the
+ * event stream translated back. Nothing here knows either format's details.
+ */
+import type { Channel, ChatCompletionChunk, ChatCompletionRequest, ChatCompletionResponse } from '@unigate/contracts';
+import {
+  anthropicToChatResponse,
+  AnthropicToChatStream,
+  chatToAnthropicRequest,
+  DEFAULT_ANTHROPIC_MAX_TOKENS,
+} from '../translate/openai-chat__anthropic-messages';
+import type { ChatProvider } from '../types';
+import type { AnthropicMessagesClient } from './anthropic-messages-client';
+
+export interface AnthropicChatProviderOptions {
+  /**
+   * max_tokens for requests that set none (Anthropic requires one). ChatProvider calls carry no
+   * model limits, so this is a flat default (4096) rather than the model's own output cap.
+   */
+  defaultMaxTokens?: number;
+}
+
+export class AnthropicMessagesChatProvider implements ChatProvider {
+  private readonly defaultMaxTokens: number;
+
+  constructor(
+    private readonly client: AnthropicMessagesClient,
+    opts: AnthropicChatProviderOptions = {},
+  ) {
+    this.defaultMaxTokens = opts.defaultMaxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS;
+  }
+
+  async complete(channel: Channel, body: ChatCompletionRequest, signal?: AbortSignal): Promise<ChatCompletionResponse> {
+    const { body: req, jsonTool } = chatToAnthropicRequest(body, {
+      model: channel.upstream_model,
+      defaultMaxTokens: this.defaultMaxTokens,
+    });
+    const message = await this.client.create(channel, req, signal);
+    return anthropicToChatResponse(message, { model: body.model, jsonTool });
+  }
+
+  async *stream(channel: Channel, body: ChatCompletionRequest, signal?: AbortSignal): AsyncGenerator<ChatCompletionChunk> {
+    const { body: req, jsonTool } = chatToAnthropicRequest(body, {
+      model: channel.upstream_model,
+      defaultMaxTokens: this.defaultMaxTokens,
+    });
+    const translator = new AnthropicToChatStream({ model: body.model, jsonTool });
+    for await (const event of this.client.stream(channel, req, signal)) yield* translator.push(event);
+  }
+}

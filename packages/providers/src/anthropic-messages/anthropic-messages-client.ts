@@ -1,0 +1,189 @@
+/**
+ * The native Anthropic Messages client: Anthropic requests in, validated Anthropic messages and
+ * stream events out, failures as GatewayErrors. The chat provider translates on top of it; the
+ * `/v1/messages` endpoint uses it directly to pass native requests through.
+ *
+ * Streams are read with the shared SSE reader and every event is checked against the contracts'
+ * union. Anthropic may add event, block and delta types at any time ("handle unknown events
+ * gracefully"), so unknown ones are skipped — with the deltas and stop of a skipped block — rather
+ * than failing the stream. A stream counts as complete only after `message_stop`.
+ */
+import {
+  ANTHROPIC_PASSTHROUGH_BLOCK_TYPES,
+  anthropicCountTokensResponseSchema,
+  anthropicMessageSchema,
+  anthropicStreamEventSchema,
+  errors,
+  GatewayError,
+  type AnthropicCountTokensRequest,
+  type AnthropicCountTokensResponse,
+  type AnthropicMessage,
+  type AnthropicMessagesRequest,
+  type AnthropicStreamEvent,
+  type Channel,
+} from '@unigate/contracts';
+import type { z } from 'zod';
+import type { HttpClient, HttpResponse } from '../http/http-client';
+import { errorMessage, transportError } from '../http/transport-errors';
+import { readSse } from '../sse/sse-reader';
+import { anthropicHttpError, anthropicStreamError } from './anthropic-messages-errors';
+import { anthropicHeaders, messagesUrl, toUpstreamBody, type AnthropicHeaderOptions } from './anthropic-messages-request';
+
+const EVENT_TYPES = new Set([
+  'message_start',
+  'content_block_start',
+  'content_block_delta',
+  'content_block_stop',
+  'message_delta',
+  'message_stop',
+  'ping',
+  'error',
+]);
+const KNOWN_BLOCKS = new Set<string>(['text', 'thinking', 'redacted_thinking', 'tool_use', ...ANTHROPIC_PASSTHROUGH_BLOCK_TYPES]);
+const KNOWN_DELTAS = new Set(['text_delta', 'input_json_delta', 'thinking_delta', 'signature_delta', 'citations_delta']);
+
+export type AnthropicCallOptions = AnthropicHeaderOptions;
+
+export class AnthropicMessagesClient {
+  constructor(private readonly http: HttpClient) {}
+
+  /** One whole message; `req.stream` is ignored. */
+  async create(
+    channel: Channel,
+    req: AnthropicMessagesRequest,
+    signal?: AbortSignal,
+    opts?: AnthropicCallOptions,
+  ): Promise<AnthropicMessage> {
+    const res = await this.send(channel, '', toUpstreamBody(channel, req, false), false, signal, opts);
+    return this.readJson(res, anthropicMessageSchema, 'message', signal, dropUnknownBlocks);
+  }
+
+  /** `{input_tokens}` for a request body without max_tokens. */
+  async countTokens(
+    channel: Channel,
+    req: AnthropicCountTokensRequest,
+    signal?: AbortSignal,
+    opts?: AnthropicCallOptions,
+  ): Promise<AnthropicCountTokensResponse> {
+    const res = await this.send(channel, '/count_tokens', toUpstreamBody(channel, req, undefined), false, signal, opts);
+    return this.readJson(res, anthropicCountTokensResponseSchema, 'token count', signal);
+  }
+
+  /**
+   * The upstream's events as they come, pings included. Throws a GatewayError when the stream fails
+   * or ends before message_stop, after yielding what came (retryable only if nothing was yielded);
+   * when `signal` aborts, throws its reason.
+   */
+  async *stream(
+    channel: Channel,
+    req: AnthropicMessagesRequest,
+    signal?: AbortSignal,
+    opts?: AnthropicCallOptions,
+  ): AsyncGenerator<AnthropicStreamEvent> {
+    const res = await this.send(channel, '', toUpstreamBody(channel, req, true), true, signal, opts);
+    let yielded = 0;
+    let done = false;
+    const skipped = new Set<number>();
+    try {
+      for await (const ev of readSse(res.body)) {
+        if (done) continue; // drain, so the socket goes back to the pool
+        const json = parseJson(ev.data) as
+          { type?: unknown; index?: unknown; content_block?: { type?: unknown }; delta?: { type?: unknown } } | undefined;
+        if (ev.event === 'error' || json?.type === 'error') throw anthropicStreamError(ev.data, yielded === 0);
+        if (!json || typeof json.type !== 'string')
+          throw errors.upstream(502, `upstream sent an invalid stream event: ${ev.data.slice(0, 200)}`, yielded === 0);
+        if (!EVENT_TYPES.has(json.type) || isUnknownBlock(json, skipped)) continue;
+        const parsed = anthropicStreamEventSchema.safeParse(json);
+        if (!parsed.success) {
+          throw errors.upstream(
+            502,
+            `upstream sent an invalid ${json.type} event: ${parsed.error.issues[0]?.message ?? ''}`,
+            yielded === 0,
+          );
+        }
+        yielded++;
+        yield parsed.data;
+        if (parsed.data.type === 'message_stop') done = true;
+      }
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason ?? err;
+      if (GatewayError.is(err)) throw err;
+      throw errors.upstream(502, `upstream stream ended unexpectedly: ${errorMessage(err)}`, yielded === 0);
+    }
+    if (!done) throw errors.upstream(502, 'upstream stream ended unexpectedly', yielded === 0);
+  }
+
+  private async send(
+    channel: Channel,
+    path: '' | '/count_tokens',
+    body: Record<string, unknown>,
+    stream: boolean,
+    signal?: AbortSignal,
+    opts?: AnthropicCallOptions,
+  ): Promise<HttpResponse> {
+    let res: HttpResponse;
+    try {
+      res = await this.http.request({
+        method: 'POST',
+        url: messagesUrl(channel, path),
+        headers: anthropicHeaders(channel, stream, opts),
+        body: JSON.stringify(body),
+        signal,
+      });
+    } catch (err) {
+      throw transportError(err, signal);
+    }
+    if (res.status >= 200 && res.status < 300) return res;
+    const text = await res.body.text().catch(() => '');
+    throw anthropicHttpError(res.status, text);
+  }
+
+  private async readJson<S extends z.ZodType>(
+    res: HttpResponse,
+    schema: S,
+    what: string,
+    signal?: AbortSignal,
+    prepare = (v: unknown) => v,
+  ): Promise<z.infer<S>> {
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch (err) {
+      throw transportError(err, signal, 'upstream response failed');
+    }
+    const parsed = schema.safeParse(prepare(parseJson(text)));
+    if (!parsed.success)
+      throw errors.upstream(502, `upstream sent an invalid ${what}: ${parsed.error.issues[0]?.message ?? 'not JSON'}`, true);
+    return parsed.data;
+  }
+}
+
+/** A block of a type we do not know, or a delta/stop belonging to one: skipped (see above). */
+function isUnknownBlock(
+  json: { type?: unknown; index?: unknown; content_block?: { type?: unknown }; delta?: { type?: unknown } },
+  skipped: Set<number>,
+): boolean {
+  const index = typeof json.index === 'number' ? json.index : -1;
+  if (json.type === 'content_block_start' && !KNOWN_BLOCKS.has(String(json.content_block?.type))) {
+    skipped.add(index);
+    return true;
+  }
+  if (json.type === 'content_block_delta') return skipped.has(index) || !KNOWN_DELTAS.has(String(json.delta?.type));
+  if (json.type === 'content_block_stop') return skipped.has(index);
+  return false;
+}
+
+/** Content blocks of types we do not know are left out of a message (see above). */
+function dropUnknownBlocks(json: unknown): unknown {
+  const content = (json as { content?: unknown } | undefined)?.content;
+  if (!Array.isArray(content)) return json;
+  return { ...(json as object), content: content.filter((b: { type?: unknown } | null) => KNOWN_BLOCKS.has(String(b?.type))) };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

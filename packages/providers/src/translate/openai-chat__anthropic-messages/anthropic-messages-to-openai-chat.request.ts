@@ -1,0 +1,168 @@
+/**
+ * An Anthropic Messages request → the chat-completions request that asks the same thing (a messages
+ * client, e.g. Claude Code, on a model served over chat-completions).
+ *
+ * - `system` → one leading system message (text blocks joined by a blank line);
+ * - user blocks: text → text parts, images → `image_url` (base64 → data: URL), text documents → text;
+ *   `tool_result` blocks → `tool` messages placed before the turn's other content (is_error results
+ *   are prefixed "Error: "; images inside a result follow as a user message, tool messages carry text);
+ * - assistant blocks: text → content, tool_use → `tool_calls` (input serialised as arguments);
+ *   thinking and redacted_thinking are dropped: their signatures mean nothing to another vendor;
+ * - tools → function tools; server tools (web search, code execution...) have no chat form and are
+ *   dropped; tool_choice any → required, tool → the named function, disable_parallel_tool_use →
+ *   parallel_tool_calls: false;
+ * - stop_sequences → stop (at most 4, as chat allows), metadata.user_id → user, top_k is dropped;
+ * - `thinking` becomes `reasoning_effort` only through `reasoningEffort`, because which efforts a
+ *   model accepts is the catalog's knowledge (omega-k3 takes only `max`); by default it is dropped.
+ * Passthrough-only blocks (server tool results, search results, PDFs) are refused with a 400.
+ */
+import {
+  errors,
+  type AnthropicContentBlock,
+  type AnthropicCountTokensRequest,
+  type AnthropicMessagesRequest,
+  type AnthropicThinkingConfig,
+  type AnthropicTool,
+  type ChatCompletionRequest,
+  type ChatContentBlock,
+  type ChatMessage,
+} from '@unigate/contracts';
+
+export interface AnthropicToChatRequestOptions {
+  /** The model name to put in the chat request; the Anthropic request's model when absent. */
+  model?: string;
+  /** The chat `reasoning_effort` for a thinking config, or undefined to drop it. */
+  reasoningEffort?: (thinking: AnthropicThinkingConfig) => string | undefined;
+}
+
+type Request = AnthropicMessagesRequest | AnthropicCountTokensRequest;
+type ClientTool = Extract<AnthropicTool, { input_schema: unknown }>;
+
+/** Client tools have an input_schema; server tools (`web_search_20250305`...) run at the vendor. */
+function isClientTool(tool: AnthropicTool): tool is ClientTool {
+  return 'input_schema' in tool && tool.input_schema !== undefined && (tool.type === undefined || tool.type === 'custom');
+}
+
+export function anthropicToChatRequest(req: Request, opts: AnthropicToChatRequestOptions = {}): ChatCompletionRequest {
+  const messages: ChatMessage[] = [];
+  if (req.system !== undefined) {
+    const text = typeof req.system === 'string' ? req.system : req.system.map((b) => b.text).join('\n\n');
+    if (text) messages.push({ role: 'system', content: text });
+  }
+  req.messages.forEach((m, i) => {
+    if (m.role === 'user') messages.push(...userTurn(m.content, `messages[${i}]`));
+    else messages.push(...assistantTurn(m.content, `messages[${i}]`));
+  });
+
+  const chat: ChatCompletionRequest = { model: opts.model ?? req.model, messages };
+  if ('max_tokens' in req && typeof req.max_tokens === 'number') chat.max_tokens = req.max_tokens;
+  const tools = (req.tools ?? []).filter(isClientTool).map((t) => ({
+    type: 'function' as const,
+    function: { name: t.name, ...(t.description !== undefined && { description: t.description }), parameters: t.input_schema },
+  }));
+  if (tools.length > 0) {
+    chat.tools = tools;
+    const choice = req.tool_choice;
+    if (choice) {
+      if (choice.type === 'auto') chat.tool_choice = 'auto';
+      else if (choice.type === 'any') chat.tool_choice = 'required';
+      else if (choice.type === 'none') chat.tool_choice = 'none';
+      else chat.tool_choice = { type: 'function', function: { name: choice.name } };
+      if ('disable_parallel_tool_use' in choice && choice.disable_parallel_tool_use) chat.parallel_tool_calls = false;
+    }
+  }
+  if ('stop_sequences' in req && Array.isArray(req.stop_sequences) && req.stop_sequences.length > 0) {
+    if (req.stop_sequences.length > 4) {
+      throw errors.invalidRequest(`Invalid 'stop_sequences': this model accepts at most 4 stop sequences.`, 'stop_sequences');
+    }
+    chat.stop = req.stop_sequences;
+  }
+  if ('temperature' in req && typeof req.temperature === 'number') chat.temperature = req.temperature;
+  if ('top_p' in req && typeof req.top_p === 'number') chat.top_p = req.top_p;
+  const user = 'metadata' in req ? (req.metadata as { user_id?: string | null } | undefined)?.user_id : undefined;
+  if (user) chat.user = user;
+  const effort = req.thinking && opts.reasoningEffort?.(req.thinking);
+  if (effort) chat.reasoning_effort = effort;
+  if ('stream' in req && req.stream === true) {
+    chat.stream = true;
+    chat.stream_options = { include_usage: true };
+  }
+  return chat;
+}
+
+function userTurn(content: string | AnthropicContentBlock[], path: string): ChatMessage[] {
+  if (typeof content === 'string') return [{ role: 'user', content }];
+  const out: ChatMessage[] = [];
+  const parts: ChatContentBlock[] = [];
+  const resultImages: ChatContentBlock[] = [];
+  content.forEach((block, j) => {
+    const at = `${path}.content[${j}]`;
+    if (block.type !== 'tool_result') {
+      parts.push(...toChatParts(block, at));
+      return;
+    }
+    let text = '';
+    if (typeof block.content === 'string') text = block.content;
+    else {
+      (block.content ?? []).forEach((inner, k) => {
+        for (const part of toChatParts(inner as AnthropicContentBlock, `${at}.content[${k}]`)) {
+          if (part.type === 'text') text += (text ? '\n' : '') + part.text;
+          else resultImages.push(part);
+        }
+      });
+    }
+    if (block.is_error && !/^error\b/i.test(text)) text = `Error: ${text}`;
+    out.push({ role: 'tool', tool_call_id: block.tool_use_id, content: text });
+  });
+  const rest = [...resultImages, ...parts];
+  if (rest.length > 0) {
+    const onlyText = rest.every((p) => p.type === 'text');
+    out.push({ role: 'user', content: onlyText && rest.length === 1 ? (rest[0] as { text: string }).text : rest });
+  }
+  return out;
+}
+
+function assistantTurn(content: string | AnthropicContentBlock[], path: string): ChatMessage[] {
+  if (typeof content === 'string') return [{ role: 'assistant', content }];
+  let text: string | null = null;
+  const toolCalls: NonNullable<ChatMessage['tool_calls']> = [];
+  content.forEach((block, j) => {
+    if (block.type === 'text') text = (text ?? '') + block.text;
+    else if (block.type === 'tool_use')
+      toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input) } });
+    else if (block.type !== 'thinking' && block.type !== 'redacted_thinking') unsupported(block.type, `${path}.content[${j}]`);
+  });
+  if (text === null && toolCalls.length === 0) return []; // only thinking: nothing another model can use
+  const message: ChatMessage = { role: 'assistant', content: text };
+  if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  return [message];
+}
+
+function toChatParts(block: AnthropicContentBlock, path: string): ChatContentBlock[] {
+  switch (block.type) {
+    case 'text':
+      return [{ type: 'text', text: block.text }];
+    case 'image': {
+      const s = block.source;
+      if (s.type === 'base64') return [{ type: 'image_url', image_url: { url: `data:${s.media_type};base64,${s.data}` } }];
+      if (s.type === 'url') return [{ type: 'image_url', image_url: { url: s.url } }];
+      return unsupported('image file', path);
+    }
+    case 'document': {
+      const s = block.source;
+      const title = block.title ? `${block.title}\n\n` : '';
+      if (s.type === 'text') return [{ type: 'text', text: title + s.data }];
+      if (s.type === 'content') {
+        const inner = typeof s.content === 'string' ? [{ type: 'text' as const, text: s.content }] : s.content;
+        return inner.flatMap((b, k) => toChatParts(b as AnthropicContentBlock, `${path}.source.content[${k}]`));
+      }
+      return unsupported(`document (${s.type} source)`, path);
+    }
+    default:
+      return unsupported(block.type, path);
+  }
+}
+
+function unsupported(what: string, path: string): never {
+  throw errors.invalidRequest(`Invalid '${path}': content of type '${what}' is not supported by this model.`, path);
+}

@@ -1,0 +1,215 @@
+/**
+ * A chat-completions request → the Anthropic Messages request that asks the same thing (a
+ * chat-completions client on a model served over Anthropic's protocol).
+ *
+ * - system messages (wherever they are) → `system` text blocks, in order;
+ * - user/assistant content → content blocks; `image_url` data: URLs → base64 image (or PDF document)
+ *   sources, http(s) URLs → url sources; other block types are refused (400 naming the block);
+ * - assistant `tool_calls` → `tool_use` blocks; role `tool` → `tool_result` blocks in a user turn
+ *   (consecutive results, and any user text after them, share one user turn, as Anthropic requires);
+ * - `cache_control` on a chat message (LiteLLM's convention; our chat schema keeps message fields) is
+ *   set on the last block of that message, so prompt caching works from chat clients too;
+ * - `response_format` json_object / json_schema is emulated with a tool the model must call
+ *   (`JSON_RESPONSE_TOOL`); the response translators turn its input back into the message content;
+ * - sampling: temperature is clamped to Anthropic's 0..1; penalties, seed, logprobs are dropped;
+ * - reasoning: a `thinking` object passes as is, `reasoning_effort` becomes a thinking budget; while
+ *   thinking, Anthropic refuses temperature/top_k and a forced tool, so those are left out.
+ */
+import {
+  errors,
+  type AnthropicContentBlock,
+  type AnthropicMessageParam,
+  type AnthropicMessagesRequest,
+  type AnthropicTextBlock,
+  type AnthropicThinkingConfig,
+  type AnthropicTool,
+  type AnthropicToolChoice,
+  type ChatCompletionRequest,
+  type ChatMessage,
+} from '@unigate/contracts';
+import { chatContentToAnthropicBlocks, withCacheControl } from './openai-chat-to-anthropic-messages.content';
+
+export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
+export const JSON_RESPONSE_TOOL = 'json_response';
+
+/** Thinking budgets for chat's `reasoning_effort`. */
+const EFFORT_BUDGETS: Record<string, number> = { minimal: 1024, low: 1024, medium: 4096, high: 16384, max: 32000 };
+
+export interface ChatToAnthropicOptions {
+  /** The model name the upstream knows (the channel's). */
+  model: string;
+  /** max_tokens when the client set none: the model's output cap when known, else 4096. */
+  defaultMaxTokens?: number;
+}
+
+export interface AnthropicRequestTranslation {
+  body: AnthropicMessagesRequest;
+  /** The tool carrying a `response_format` answer, or null; pass it to the response translators. */
+  jsonTool: string | null;
+}
+
+export function chatToAnthropicRequest(chat: ChatCompletionRequest, opts: ChatToAnthropicOptions): AnthropicRequestTranslation {
+  if ((chat.n ?? 1) > 1) throw errors.invalidRequest(`Invalid 'n': this model returns one choice per request; n must be 1.`, 'n');
+  const { system, messages } = convertMessages(chat.messages);
+
+  const tools: AnthropicTool[] = (chat.tools ?? []).map((t) => ({
+    name: t.function.name,
+    ...(t.function.description !== undefined && { description: t.function.description }),
+    input_schema: objectSchema(t.function.parameters),
+  }));
+  let toolChoice = convertToolChoice(chat);
+  const jsonTool = jsonResponseTool(chat);
+  if (jsonTool) {
+    tools.push(jsonTool);
+    // Alone, the model must answer through it; beside the client's tools it may call those instead.
+    if (tools.length === 1) toolChoice = { type: 'tool', name: JSON_RESPONSE_TOOL };
+  }
+
+  const clientMax = chat.max_completion_tokens ?? chat.max_tokens;
+  let maxTokens = clientMax ?? opts.defaultMaxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS;
+  const forced = toolChoice?.type === 'any' || toolChoice?.type === 'tool';
+  let thinking = forced ? undefined : thinkingOf(chat);
+  if (thinking?.type === 'enabled') {
+    if (clientMax === undefined) maxTokens += thinking.budget_tokens; // the answer keeps its default room
+    const budget = Math.min(thinking.budget_tokens, maxTokens - 1);
+    thinking = budget >= 1024 ? { ...thinking, budget_tokens: budget } : undefined;
+  }
+  const thinkingOn = thinking !== undefined && thinking.type !== 'disabled';
+
+  const body: AnthropicMessagesRequest = { model: opts.model, max_tokens: maxTokens, messages };
+  if (system.length > 0) body.system = system.length === 1 && !system[0].cache_control ? system[0].text : system;
+  if (tools.length > 0) {
+    body.tools = tools;
+    if (toolChoice) body.tool_choice = toolChoice;
+  }
+  if (thinking) body.thinking = thinking;
+  const stops = (typeof chat.stop === 'string' ? [chat.stop] : (chat.stop ?? [])).filter((s) => s.length > 0);
+  if (stops.length > 0) body.stop_sequences = stops;
+  if (chat.temperature !== undefined && !thinkingOn) body.temperature = Math.min(chat.temperature, 1);
+  if (chat.top_p !== undefined && (!thinkingOn || chat.top_p >= 0.95)) body.top_p = chat.top_p;
+  const topK = (chat as { top_k?: unknown }).top_k;
+  if (typeof topK === 'number' && Number.isInteger(topK) && topK >= 0 && !thinkingOn) body.top_k = topK;
+  if (chat.user) body.metadata = { user_id: chat.user };
+  return { body, jsonTool: jsonTool ? JSON_RESPONSE_TOOL : null };
+}
+
+function convertMessages(chatMessages: ReadonlyArray<ChatMessage>): { system: AnthropicTextBlock[]; messages: AnthropicMessageParam[] } {
+  const system: AnthropicTextBlock[] = [];
+  const messages: AnthropicMessageParam[] = [];
+  chatMessages.forEach((m, i) => {
+    const cacheControl = (m as { cache_control?: AnthropicTextBlock['cache_control'] }).cache_control ?? undefined;
+    const path = `messages[${i}]`;
+    switch (m.role) {
+      case 'system': {
+        const blocks = chatContentToAnthropicBlocks(m.content, path).filter(
+          (b): b is AnthropicTextBlock => b.type === 'text' && b.text !== '',
+        );
+        system.push(...(withCacheControl(blocks, cacheControl) as AnthropicTextBlock[]));
+        return;
+      }
+      case 'user': {
+        const content =
+          typeof m.content === 'string' && !cacheControl
+            ? m.content
+            : withCacheControl(chatContentToAnthropicBlocks(m.content, path), cacheControl);
+        return appendTurn(messages, 'user', content);
+      }
+      case 'assistant': {
+        const blocks = chatContentToAnthropicBlocks(m.content, path).filter((b) => b.type !== 'text' || b.text !== '');
+        (m.tool_calls ?? []).forEach((call, j) => {
+          blocks.push({
+            type: 'tool_use',
+            id: call.id,
+            name: call.function.name,
+            input: parseArguments(call.function.arguments, `${path}.tool_calls[${j}].function.arguments`),
+          });
+        });
+        if (blocks.length === 0) return; // an empty assistant turn is refused upstream; nothing is lost
+        const simple = blocks.length === 1 && blocks[0].type === 'text' && typeof m.content === 'string' && !cacheControl;
+        return appendTurn(messages, 'assistant', simple ? (m.content as string) : withCacheControl(blocks, cacheControl));
+      }
+      case 'tool': {
+        const content =
+          typeof m.content === 'string'
+            ? m.content
+            : chatContentToAnthropicBlocks(m.content, path).filter((b) => b.type === 'text' || b.type === 'image');
+        const result = { type: 'tool_result' as const, tool_use_id: m.tool_call_id as string, content };
+        return appendTurn(messages, 'user', withCacheControl([result as AnthropicContentBlock], cacheControl));
+      }
+    }
+  });
+  return { system, messages };
+}
+
+/** Anthropic wants user and assistant turns to alternate: a turn of the same role joins the last one. */
+function appendTurn(messages: AnthropicMessageParam[], role: 'user' | 'assistant', content: string | AnthropicContentBlock[]): void {
+  const last = messages[messages.length - 1];
+  if (!last || last.role !== role) {
+    messages.push({ role, content });
+    return;
+  }
+  last.content = [...asBlocks(last.content), ...asBlocks(content)];
+}
+
+function asBlocks(content: string | AnthropicContentBlock[]): AnthropicContentBlock[] {
+  return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+}
+
+function parseArguments(args: string, param: string): Record<string, unknown> {
+  if (args.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(args);
+  } catch {
+    throw errors.invalidRequest(`Invalid '${param}': tool call arguments must be a JSON object.`, param);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    throw errors.invalidRequest(`Invalid '${param}': tool call arguments must be a JSON object.`, param);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Anthropic requires `input_schema.type: 'object'`; OpenAI allows leaving parameters out. */
+function objectSchema(parameters: Record<string, unknown> | undefined): { type: 'object'; [k: string]: unknown } {
+  if (!parameters) return { type: 'object', properties: {} };
+  return { ...parameters, type: 'object' };
+}
+
+function convertToolChoice(chat: ChatCompletionRequest): AnthropicToolChoice | undefined {
+  const noParallel = (chat as { parallel_tool_calls?: unknown }).parallel_tool_calls === false;
+  const choice = chat.tool_choice;
+  const flag = noParallel ? { disable_parallel_tool_use: true } : {};
+  if (choice === undefined) return noParallel ? { type: 'auto', ...flag } : undefined;
+  if (choice === 'none') return { type: 'none' };
+  if (choice === 'auto') return { type: 'auto', ...flag };
+  if (choice === 'required') return { type: 'any', ...flag };
+  return { type: 'tool', name: choice.function.name, ...flag };
+}
+
+function jsonResponseTool(chat: ChatCompletionRequest): AnthropicTool | null {
+  const format = chat.response_format;
+  if (!format || format.type === 'text') return null;
+  let schema: Record<string, unknown> = { type: 'object' };
+  if (format.type === 'json_schema' && format.json_schema.schema) {
+    schema = format.json_schema.schema;
+    if (schema.type !== undefined && schema.type !== 'object') {
+      throw errors.invalidRequest(
+        `Invalid 'response_format.json_schema.schema': this model needs a schema of type object.`,
+        'response_format.json_schema.schema',
+      );
+    }
+  }
+  return {
+    name: JSON_RESPONSE_TOOL,
+    description: 'Give the final answer as a JSON object by calling this tool.',
+    input_schema: { ...schema, type: 'object' },
+  };
+}
+
+function thinkingOf(chat: ChatCompletionRequest): AnthropicThinkingConfig | undefined {
+  const given = (chat as { thinking?: unknown }).thinking;
+  if (given && typeof given === 'object' && 'type' in given) return given as AnthropicThinkingConfig;
+  const budget = chat.reasoning_effort ? EFFORT_BUDGETS[chat.reasoning_effort] : undefined;
+  if (chat.reasoning_effort === 'none') return { type: 'disabled' };
+  return budget ? { type: 'enabled', budget_tokens: budget } : undefined;
+}

@@ -1,0 +1,224 @@
+/**
+ * Chat-completions → Anthropic messages: requests (a chat client on a sigma model), responses and
+ * streams (a messages client on a chat model). Inputs and expected outputs are fixtures; the stream's
+ * expected output is the exact SSE text a messages client receives.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  anthropicStreamEventSchema,
+  GatewayError,
+  type AnthropicStreamEvent,
+  type ChatCompletionChunk,
+  type ChatCompletionRequest,
+} from '@unigate/contracts';
+import { chatChunksToAnthropicEvents, ChatToAnthropicStream } from './openai-chat-to-anthropic-messages.stream';
+import { chatToAnthropicRequest } from './openai-chat-to-anthropic-messages.request';
+import { chatToAnthropicResponse } from './openai-chat-to-anthropic-messages.response';
+
+const fixture = (name: string) => readFileSync(join(__dirname, '__fixtures__', name), 'utf8');
+const pair = (name: string) => JSON.parse(fixture(name));
+const chunks = (name: string): ChatCompletionChunk[] =>
+  fixture(name)
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+const sse = (events: AnthropicStreamEvent[]) => events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
+const chat = (extra: Partial<ChatCompletionRequest> = {}): ChatCompletionRequest => ({
+  model: 'sigma-sonnet-4-6',
+  messages: [{ role: 'user', content: 'hi' }],
+  ...extra,
+});
+
+function rejection(fn: () => unknown): GatewayError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof GatewayError) return e;
+    throw e;
+  }
+  throw new Error('expected a GatewayError');
+}
+
+describe('chatToAnthropicRequest', () => {
+  it.each(['conversation', 'json-mode', 'reasoning'])('translates the %s fixture', (name) => {
+    const { input, options, expected } = pair(`chat-to-anthropic.request.${name}.json`);
+    expect(chatToAnthropicRequest(input, options)).toEqual(expected);
+  });
+
+  it('keeps a plain conversation in string form and defaults max_tokens', () => {
+    const { body } = chatToAnthropicRequest(
+      chat({
+        messages: [
+          { role: 'system', content: 'S' },
+          { role: 'user', content: 'U' },
+          { role: 'assistant', content: 'A' },
+        ],
+      }),
+      { model: 'up' },
+    );
+    expect(body).toEqual({
+      model: 'up',
+      max_tokens: 4096,
+      system: 'S',
+      messages: [
+        { role: 'user', content: 'U' },
+        { role: 'assistant', content: 'A' },
+      ],
+    });
+  });
+
+  it('maps every tool_choice form', () => {
+    const tools = [{ type: 'function' as const, function: { name: 'f', parameters: { properties: {} } } }];
+    const choice = (tool_choice: ChatCompletionRequest['tool_choice']) =>
+      chatToAnthropicRequest(chat({ tools, tool_choice }), { model: 'm' }).body.tool_choice;
+    expect(choice('auto')).toEqual({ type: 'auto' });
+    expect(choice('none')).toEqual({ type: 'none' });
+    expect(choice('required')).toEqual({ type: 'any' });
+    expect(choice({ type: 'function', function: { name: 'f' } })).toEqual({ type: 'tool', name: 'f' });
+    expect(choice(undefined)).toBeUndefined();
+    expect(chatToAnthropicRequest(chat({ tools }), { model: 'm' }).body.tools).toEqual([
+      { name: 'f', input_schema: { type: 'object', properties: {} } },
+    ]);
+    expect(chatToAnthropicRequest(chat({ tool_choice: 'required' }), { model: 'm' }).body).not.toHaveProperty('tool_choice');
+  });
+
+  it('sets the client max over the default, and leaves thinking out when a tool is forced', () => {
+    expect(
+      chatToAnthropicRequest(chat({ max_completion_tokens: 7, max_tokens: 9 }), { model: 'm', defaultMaxTokens: 100 }).body.max_tokens,
+    ).toBe(7);
+    const tools = [{ type: 'function' as const, function: { name: 'f' } }];
+    const { body } = chatToAnthropicRequest(chat({ tools, tool_choice: 'required', reasoning_effort: 'high', temperature: 0.3 }), {
+      model: 'm',
+    });
+    expect(body).not.toHaveProperty('thinking');
+    expect(body.temperature).toBe(0.3);
+  });
+
+  it('passes a thinking object through and shrinks a budget the max_tokens cannot hold', () => {
+    const given = chatToAnthropicRequest(chat({ thinking: { type: 'enabled', budget_tokens: 2048 }, max_tokens: 1500 }), {
+      model: 'm',
+    }).body;
+    expect(given.thinking).toEqual({ type: 'enabled', budget_tokens: 1499 });
+    const tooSmall = chatToAnthropicRequest(chat({ reasoning_effort: 'high', max_tokens: 500, temperature: 0.5 }), { model: 'm' }).body;
+    expect(tooSmall).not.toHaveProperty('thinking');
+    expect(tooSmall.temperature).toBe(0.5);
+  });
+
+  it('turns message-level cache_control into a breakpoint on the last block', () => {
+    const { body } = chatToAnthropicRequest(
+      chat({ messages: [{ role: 'user', content: 'long context', cache_control: { type: 'ephemeral' } }] }),
+      { model: 'm' },
+    );
+    expect(body.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'long context', cache_control: { type: 'ephemeral' } }] },
+    ]);
+  });
+
+  it.each([
+    [chat({ n: 2 }), 'n'],
+    [
+      chat({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'ftp://x/y.png' } }] }] }),
+      'messages[0].content[0].image_url.url',
+    ],
+    [
+      chat({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/bmp;base64,AAAA' } }] }] }),
+      'messages[0].content[0].image_url.url',
+    ],
+    [
+      chat({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png,rawbytes' } }] }] }),
+      'messages[0].content[0].image_url.url',
+    ],
+    [
+      chat({ messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'x', format: 'wav' } }] as never }] }),
+      'messages[0].content[0].type',
+    ],
+    [
+      chat({
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '[1]' } }] },
+        ],
+      }),
+      'messages[1].tool_calls[0].function.arguments',
+    ],
+    [chat({ response_format: { type: 'json_schema', json_schema: { schema: { type: 'array' } } } }), 'response_format.json_schema.schema'],
+  ])('refuses what Anthropic cannot take, naming the field (%#)', (body, param) => {
+    const err = rejection(() => chatToAnthropicRequest(body, { model: 'm' }));
+    expect(err).toMatchObject({ status: 400, param });
+    expect(err.message).toContain(param);
+  });
+});
+
+describe('chatToAnthropicResponse', () => {
+  it('translates the tools fixture', () => {
+    const { input, options, expected } = pair('chat-to-anthropic.response.tools.json');
+    expect(chatToAnthropicResponse(input, options)).toEqual(expected);
+  });
+
+  it('maps finish reasons onto stop reasons', () => {
+    const res = (finish: string | null) =>
+      chatToAnthropicResponse(
+        {
+          id: 'c',
+          object: 'chat.completion',
+          created: 1,
+          model: 'm',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'x' }, finish_reason: finish as never }],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        },
+        { model: 'm' },
+      ).stop_reason;
+    expect([res('stop'), res('length'), res('tool_calls'), res('content_filter'), res(null)]).toEqual([
+      'end_turn',
+      'max_tokens',
+      'tool_use',
+      'refusal',
+      'end_turn',
+    ]);
+  });
+});
+
+describe('ChatToAnthropicStream', () => {
+  const options = { model: 'claude-sonnet-4-5', id: 'msg_gw_1', inputTokens: 118 };
+
+  it('emits the exact Anthropic event sequence for reasoning, text and two tool calls', async () => {
+    async function* source() {
+      yield* chunks('chat-to-anthropic.stream.reasoning-tools.chunks.txt');
+    }
+    const events: AnthropicStreamEvent[] = [];
+    for await (const e of chatChunksToAnthropicEvents(source(), options)) events.push(e);
+    expect(sse(events)).toBe(fixture('chat-to-anthropic.stream.reasoning-tools.expected.sse.txt'));
+    for (const e of events) expect(anthropicStreamEventSchema.parse(e)).toEqual(e);
+  });
+
+  it('estimates usage when the chunks carry none, and still opens and closes a well-formed message', () => {
+    const t = new ChatToAnthropicStream({ model: 'm', inputTokens: 9 });
+    const base = { id: 'chatcmpl-x', object: 'chat.completion.chunk' as const, created: 1, model: 'm' };
+    const events = [
+      ...t.push({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: 'Hello world' }, finish_reason: null }] }),
+      ...t.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'length' }] }),
+      ...t.end(),
+    ];
+    expect(events.map((e) => e.type)).toEqual([
+      'message_start',
+      'content_block_start',
+      'ping',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
+    expect(events[0]).toMatchObject({ message: { id: 'chatcmpl-x', usage: { input_tokens: 9, output_tokens: 1 } } });
+    expect(events[5]).toEqual({
+      type: 'message_delta',
+      delta: { stop_reason: 'max_tokens', stop_sequence: null },
+      usage: { input_tokens: 9, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 2 },
+    });
+  });
+
+  it('sends an empty message for an empty stream', () => {
+    const events = new ChatToAnthropicStream({ model: 'm', inputTokens: 3, id: 'msg_e' }).end();
+    expect(events.map((e) => e.type)).toEqual(['message_start', 'message_delta', 'message_stop']);
+  });
+});
