@@ -18,6 +18,8 @@ export interface SseOptions<T> {
   terminator?: string;
   /** A failure after the stream began: what to write before closing. */
   encodeError: (err: unknown) => string;
+  /** Runs once the first item is in, just before the headers go out (to stamp timing headers). */
+  beforeHeaders?: () => void;
   /** A failure before the first byte: the caller answers with a normal error response. */
   onEarlyError: (err: unknown) => Promise<unknown> | unknown;
 }
@@ -38,6 +40,7 @@ export async function streamSse<T>(reply: FastifyReply, opts: SseOptions<T>): Pr
     await opts.onEarlyError(err);
     return;
   }
+  opts.beforeHeaders?.();
   reply.hijack();
   raw.writeHead(200, {
     ...(reply.getHeaders() as Record<string, string>),

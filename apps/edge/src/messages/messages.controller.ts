@@ -11,6 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Authenticator } from '../auth/authenticator';
 import { ErrorShapeOf } from '../http/error-shape';
 import { sendError, toGatewayError } from '../http/error-renderer';
+import { OverheadClock } from '../http/overhead-clock';
 import { streamSse } from '../http/sse';
 import { KEY_LIMITER, type KeyLimiter } from '../limits/key-limiter';
 import { releasedAtEnd, releaseOnClose } from '../limits/lease-scope';
@@ -38,18 +39,21 @@ export class MessagesController {
     const principal = await this.auth.authenticate(request, { allowXApiKey: true });
     const requestId = String(request.id);
     void reply.header('request-id', requestId);
+    const clock = new OverheadClock(reply);
     const lease = await this.limiter.acquire(principal, requestId);
     releaseOnClose(reply.raw, lease);
     try {
       const call = await this.useCase.prepare(principal, body, requestId, betas(request));
       if (!body.stream) {
-        const message = await this.useCase.create(call);
+        const message = await clock.downstream(this.useCase.create(call));
+        clock.stamp();
         await lease.release();
         await reply.send(message);
         return;
       }
       await streamSse<AnthropicStreamEvent>(reply, {
-        open: (signal) => releasedAtEnd(this.useCase.stream(call, signal), lease),
+        open: (signal) => releasedAtEnd(clock.firstItemDownstream(this.useCase.stream(call, signal)), lease),
+        beforeHeaders: () => clock.stamp(),
         encode: (event) => JSON.stringify(event),
         eventName: (event) => event.type,
         errorEventName: 'error',

@@ -29,6 +29,7 @@ export function chatSuite(start: () => Promise<Stack>) {
         .create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello to the gateway' }], temperature: 0 })
         .withResponse();
       expect(response.headers.get('x-request-id')).toMatch(/^req_/);
+      expect(Number(response.headers.get('x-unigate-overhead-ms'))).toBeGreaterThanOrEqual(0);
       expect(data.object).toBe('chat.completion');
       expect(data.model).toBe(MODEL);
       expect(typeof data.id).toBe('string');
@@ -60,6 +61,28 @@ export function chatSuite(start: () => Promise<Stack>) {
       const last = chunks[chunks.length - 1];
       expect(last.choices).toEqual([]);
       expect(last.usage).toEqual(whole.usage);
+    });
+
+    it('reports the gateway overhead without the upstream time, for answers and streams', async () => {
+      await fetch(`${stack.simUrl}/_sim/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ match: { model: MODEL }, latency_ms: 1500, count: 2 }),
+      });
+      for (const stream of [false, true]) {
+        const started = performance.now();
+        const res = await fetch(`${stack.baseURL}/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'slow upstream' }], stream }),
+        });
+        await res.text();
+        expect(res.status).toBe(200);
+        expect(performance.now() - started).toBeGreaterThanOrEqual(1500);
+        const overhead = Number(res.headers.get('x-unigate-overhead-ms'));
+        expect(overhead).toBeGreaterThanOrEqual(0);
+        expect(overhead).toBeLessThan(1000);
+      }
     });
 
     it('does not send a usage chunk unless include_usage is set', async () => {
@@ -242,6 +265,21 @@ export function chatSuite(start: () => Promise<Stack>) {
       expect(entries[0].cost_micros).toBeGreaterThan(0);
       const account = await eventually(() => admin.account(accountId), (a) => a.reserved_usd === 0);
       expect(Math.round((5 - account.balance_usd) * 1e6)).toBe(entries[0].cost_micros);
+    });
+
+    it('limits a key to its models: /v1/models lists only those (with family and kind), others answer 403', async () => {
+      const all = await client.models.list();
+      expect(all.data.length).toBeGreaterThan(20);
+      const { key } = await admin.fundedKey(1, { models: [MODEL, 'gamma-2.5-flash'] });
+      const limited = new OpenAI({ baseURL: stack.baseURL, apiKey: key, maxRetries: 0 });
+      const listed = await limited.models.list();
+      expect(listed.data.map((m) => m.id).sort()).toEqual(['gamma-2.5-flash', MODEL].sort());
+      expect(listed.data.find((m) => m.id === MODEL)).toMatchObject({ object: 'model', family: 'sigma', kind: 'chat' });
+      const ok = await limited.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] });
+      expect(ok.choices.length).toBe(1);
+      const denied = await limited.chat.completions.create({ model: 'sigma-opus-4-7', messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e);
+      expect(denied).toBeInstanceOf(OpenAI.PermissionDeniedError);
+      expect(denied.code).toBe('model_not_allowed');
     });
 
     it('rejects admin calls without the admin token', async () => {
