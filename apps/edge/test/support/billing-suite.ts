@@ -3,9 +3,9 @@
  * the balance's drop to the micro-dollar, a stream the client cuts is charged for what was produced,
  * and the dashboard endpoints' arithmetic equals the ledger.
  */
-import OpenAI from 'openai';
 import { Admin, eventually } from './admin';
 import type { Stack } from './stacks';
+import { openaiFor, useStack } from './use-stack';
 
 const MODEL = 'sigma-sonnet-4-6';
 const micros = (usd: number) => Math.round(usd * 1e6);
@@ -14,13 +14,9 @@ export function billingSuite(start: () => Promise<Stack>) {
   let stack: Stack;
   let admin: Admin;
 
-  beforeAll(async () => {
-    stack = await start();
-    admin = new Admin(stack);
-  }, 120_000);
-
-  afterAll(async () => {
-    await stack?.stop();
+  useStack(start, (s) => {
+    stack = s;
+    admin = new Admin(s);
   });
 
   const chat = (key: string, body: object) =>
@@ -57,7 +53,7 @@ export function billingSuite(start: () => Promise<Stack>) {
 
   it('charges a stream the client cut half way for the tokens produced: not zero, not max_tokens', async () => {
     const { accountId, key } = await admin.fundedKey(5);
-    const client = new OpenAI({ baseURL: stack.baseURL, apiKey: key, maxRetries: 0 });
+    const client = openaiFor(stack, key);
     const messages = [{ role: 'user' as const, content: 'Tell me about the old lighthouse keeper and his long evenings' }];
     const full = await client.chat.completions.create({ model: MODEL, messages, max_tokens: 400 });
     const fullTokens = full.usage!.completion_tokens;

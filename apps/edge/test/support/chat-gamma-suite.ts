@@ -5,6 +5,7 @@
 import OpenAI from 'openai';
 import { Admin, eventually } from './admin';
 import type { Stack } from './stacks';
+import { openaiFor, useStack } from './use-stack';
 
 const MODEL = 'gamma-2.5-flash';
 type Reasoned = { reasoning_content?: string; content?: string | null };
@@ -16,13 +17,10 @@ export function chatGammaSuite(start: () => Promise<Stack>) {
   let client: OpenAI;
   let admin: Admin;
 
-  beforeAll(async () => {
-    stack = await start();
-    client = new OpenAI({ baseURL: stack.baseURL, apiKey: stack.apiKey, maxRetries: 0 });
-    admin = new Admin(stack);
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.stop();
+  useStack(start, (s) => {
+    stack = s;
+    client = openaiFor(s);
+    admin = new Admin(s);
   });
 
   const lastUpstream = async (): Promise<Logged> => {

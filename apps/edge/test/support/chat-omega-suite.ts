@@ -7,6 +7,7 @@ import OpenAI from 'openai';
 import { z } from 'zod';
 import { Admin, eventually } from './admin';
 import type { Stack } from './stacks';
+import { openaiFor, useStack } from './use-stack';
 
 const MODEL = 'omega-k3';
 type Reasoned = { reasoning_content?: string; content?: string | null };
@@ -19,13 +20,10 @@ export function chatOmegaSuite(start: () => Promise<Stack>) {
   let client: OpenAI;
   let admin: Admin;
 
-  beforeAll(async () => {
-    stack = await start();
-    client = new OpenAI({ baseURL: stack.baseURL, apiKey: stack.apiKey, maxRetries: 0 });
-    admin = new Admin(stack);
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.stop();
+  useStack(start, (s) => {
+    stack = s;
+    client = openaiFor(s);
+    admin = new Admin(s);
   });
 
   it('answers with reasoning_content, its tokens counted inside completion_tokens', async () => {

@@ -6,6 +6,7 @@
 import OpenAI from 'openai';
 import { Admin, eventually } from './admin';
 import type { Stack } from './stacks';
+import { openaiFor, useStack } from './use-stack';
 
 const MODEL = 'sigma-sonnet-4-6';
 
@@ -21,13 +22,10 @@ export function chatSigmaSuite(start: () => Promise<Stack>) {
   let client: OpenAI;
   let admin: Admin;
 
-  beforeAll(async () => {
-    stack = await start();
-    client = new OpenAI({ baseURL: stack.baseURL, apiKey: stack.apiKey, maxRetries: 0 });
-    admin = new Admin(stack);
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.stop();
+  useStack(start, (s) => {
+    stack = s;
+    client = openaiFor(s);
+    admin = new Admin(s);
   });
   afterEach(async () => {
     await fetch(`${stack.simUrl}/_sim/faults`, { method: 'DELETE' });

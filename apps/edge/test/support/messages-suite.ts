@@ -7,6 +7,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { Admin, eventually } from './admin';
 import { readSseEvents } from './sse-events';
 import type { Stack } from './stacks';
+import { useStack } from './use-stack';
 
 /** The answer's text block (reasoning models put a thinking block first). */
 const textOf = (msg: Anthropic.Message) => msg.content.find((b): b is Anthropic.TextBlock => b.type === 'text')?.text ?? '';
@@ -25,13 +26,9 @@ export function messagesSuite(start: () => Promise<Stack>, models: string[]) {
   let client: Anthropic;
   const origin = () => stack.origin;
 
-  beforeAll(async () => {
-    stack = await start();
-    client = new Anthropic({ baseURL: stack.origin, apiKey: stack.apiKey, maxRetries: 0 });
-  }, 120_000);
-
-  afterAll(async () => {
-    await stack?.stop();
+  useStack(start, (s) => {
+    stack = s;
+    client = new Anthropic({ baseURL: s.origin, apiKey: s.apiKey, maxRetries: 0 });
   });
 
   describe.each(models)('%s', (model) => {
