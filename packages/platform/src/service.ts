@@ -25,7 +25,17 @@ export interface ServiceOptions {
 
 const serviceEnv = z.object({ PORT: port(0), GRPC_PORT: port(0), HOST: z.string().default('0.0.0.0') });
 
+/** Starts the service; a service that cannot start (bad env, port taken) exits at once with status 1. */
 export async function runService(opts: ServiceOptions): Promise<INestApplication> {
+  try {
+    return await startService(opts);
+  } catch (err) {
+    createLogger(opts.name).fatal({ err }, `${opts.name} failed to start`);
+    process.exit(1);
+  }
+}
+
+async function startService(opts: ServiceOptions): Promise<INestApplication> {
   const env = readEnv(serviceEnv.extend({ PORT: port(opts.defaultHttpPort ?? 0), GRPC_PORT: port(opts.defaultGrpcPort ?? 0) }));
   const logger = createLogger(opts.name);
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));

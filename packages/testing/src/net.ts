@@ -2,17 +2,35 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
 
-/** A TCP port on 127.0.0.1 that was free a moment ago (the OS picks it; we release it at once). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A TCP port on 127.0.0.1 that was free a moment ago, for a process the test starts. Chosen below the
+ * kernel's ephemeral range: a port the OS handed out (listen on 0) can be taken by any outgoing
+ * connection — a Kafka or Postgres client — before the started process binds it. Ports from this
+ * pool are checked by binding and never handed out twice by one test process.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = POOL_LOW + Math.floor(Math.random() * (POOL_HIGH - POOL_LOW));
+    if (handedOut.has(port)) continue;
+    if (await bindable(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error(`no free port found in ${POOL_LOW}-${POOL_HIGH}`);
+}
+
+// Below Linux's default ephemeral range (32768-60999) and above the well-known services.
+const POOL_LOW = 20_000;
+const POOL_HIGH = 32_000;
+const handedOut = new Set<number>();
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => (port ? resolve(port) : reject(new Error('could not read the allocated port'))));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 
