@@ -24,6 +24,7 @@ import {
 } from '@unigate/contracts';
 import type { z } from 'zod';
 import type { HttpClient, HttpResponse } from '../http/http-client';
+import { parseJson } from '../http/read-json-body';
 import { errorMessage, transportError } from '../http/transport-errors';
 import { readSse } from '../sse/sse-reader';
 import { anthropicHttpError, anthropicStreamError } from './anthropic-messages-errors';
@@ -178,12 +179,4 @@ function dropUnknownBlocks(json: unknown): unknown {
   const content = (json as { content?: unknown } | undefined)?.content;
   if (!Array.isArray(content)) return json;
   return { ...(json as object), content: content.filter((b: { type?: unknown } | null) => KNOWN_BLOCKS.has(String(b?.type))) };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

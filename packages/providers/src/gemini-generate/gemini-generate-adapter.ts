@@ -13,6 +13,7 @@ import {
   GatewayError,
 } from '@unigate/contracts';
 import type { HttpClient, HttpResponse } from '../http/http-client';
+import { parseJson, readJsonBody } from '../http/read-json-body';
 import { errorMessage, transportError } from '../http/transport-errors';
 import { readSse } from '../sse/sse-reader';
 import { toGeminiRequest } from '../translate/openai-chat__gemini-generate/openai-chat__gemini-generate.request';
@@ -28,21 +29,8 @@ export class GeminiGenerateAdapter implements ChatProvider {
 
   async complete(channel: Channel, body: ChatCompletionRequest, signal?: AbortSignal): Promise<ChatCompletionResponse> {
     const res = await this.send(channel, body, false, signal);
-    let text: string;
-    try {
-      text = await res.body.text();
-    } catch (err) {
-      throw transportError(err, signal, 'upstream response failed');
-    }
-    const parsed = geminiResponseSchema.safeParse(parseJson(text));
-    if (!parsed.success) {
-      throw errors.upstream(
-        502,
-        `upstream sent an invalid generateContent response: ${parsed.error.issues[0]?.message ?? 'not JSON'}`,
-        true,
-      );
-    }
-    return toChatResponse(parsed.data, body);
+    const data = await readJsonBody(res, geminiResponseSchema, 'generateContent response', signal);
+    return toChatResponse(data, body);
   }
 
   async *stream(channel: Channel, body: ChatCompletionRequest, signal?: AbortSignal): AsyncGenerator<ChatCompletionChunk> {
@@ -94,13 +82,5 @@ export class GeminiGenerateAdapter implements ChatProvider {
     if (res.status >= 200 && res.status < 300) return res;
     const text = await res.body.text().catch(() => '');
     throw geminiHttpError(res.status, text);
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }
