@@ -14,6 +14,7 @@ import { BILLING_PORT, BillingGrpcController } from './transport/billing.grpc.co
 const ENV = Symbol('BillingEnv');
 const LOGGER = Symbol('BillingLogger');
 const DATA_SOURCE = Symbol('BillingDataSource');
+const SETTLEMENT_DATA_SOURCE = Symbol('BillingSettlementDataSource');
 const EVENT_BUS = Symbol('BillingEventBus');
 const DOMAIN = Symbol('BillingDomain');
 
@@ -23,6 +24,7 @@ class BillingLifecycle implements OnApplicationBootstrap, OnApplicationShutdown 
     @Inject(ENV) private readonly env: BillingEnv,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    @Inject(SETTLEMENT_DATA_SOURCE) private readonly settlementDs: DataSource,
     @Inject(EVENT_BUS) private readonly bus: KafkaEventBus,
     @Inject(DOMAIN) private readonly domain: BillingDomain,
     @Optional() private readonly readiness?: Readiness,
@@ -39,7 +41,9 @@ class BillingLifecycle implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.domain.stop();
     await this.bus.close();
+    if (this.settlementDs.isInitialized) await this.settlementDs.destroy();
     if (this.ds.isInitialized) await this.ds.destroy();
   }
 }
@@ -55,6 +59,13 @@ class BillingLifecycle implements OnApplicationBootstrap, OnApplicationShutdown 
       useFactory: (env: BillingEnv, logger: Logger) => openBillingDataSource({ url: env.DATABASE_URL, logger }),
     },
     {
+      // Settlement's own connections, so usage settles at the pace holds are placed (billing.domain.ts);
+      // after DATA_SOURCE, which has run the migrations.
+      provide: SETTLEMENT_DATA_SOURCE,
+      inject: [ENV, LOGGER, DATA_SOURCE],
+      useFactory: (env: BillingEnv, logger: Logger) => openBillingDataSource({ url: env.DATABASE_URL, poolSize: 2, logger }),
+    },
+    {
       provide: EVENT_BUS,
       inject: [ENV, LOGGER],
       useFactory: async (env: BillingEnv, logger: Logger) => {
@@ -65,8 +76,9 @@ class BillingLifecycle implements OnApplicationBootstrap, OnApplicationShutdown 
     },
     {
       provide: DOMAIN,
-      inject: [DATA_SOURCE, EVENT_BUS, LOGGER],
-      useFactory: (dataSource: DataSource, bus: KafkaEventBus, logger: Logger) => createBillingDomain({ dataSource, bus, logger }),
+      inject: [DATA_SOURCE, SETTLEMENT_DATA_SOURCE, EVENT_BUS, LOGGER],
+      useFactory: (dataSource: DataSource, settlementDataSource: DataSource, bus: KafkaEventBus, logger: Logger) =>
+        createBillingDomain({ dataSource, settlementDataSource, bus, logger }),
     },
     { provide: BILLING_PORT, inject: [DOMAIN], useFactory: (domain: BillingDomain) => domain.billing },
     BillingLifecycle,

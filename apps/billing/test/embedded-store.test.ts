@@ -1,5 +1,5 @@
 /**
- * Billing on the embedded store exactly as standalone composes it (PGlite behind pglite-socket, pool
+ * Billing on the embedded store exactly as standalone composes it (PGlite behind our embedded wire server, pool
  * of one, in-process bus): concurrent holds, credits and settlements end with exact balances, and
  * the data survives a restart.
  */
@@ -27,6 +27,7 @@ async function open(): Promise<void> {
 }
 
 async function shut(): Promise<void> {
+  await domain.stop();
   await bus.close();
   await ds.destroy();
   await pg.close();

@@ -16,9 +16,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(opts: { bus?: EventBus; holdTtlMs?: number } = {}): Promise<Harness> {
+export async function startHarness(opts: { bus?: EventBus; holdTtlMs?: number; poolSize?: number } = {}): Promise<Harness> {
   const db = await createTestDatabase('billing');
-  const ds = await openBillingDataSource({ url: db.url, logger });
+  const ds = await openBillingDataSource({ url: db.url, logger, poolSize: opts.poolSize });
   const bus = new InMemoryEventBus({ logger, retryBackoff: { initialMs: 10, maxMs: 50 } });
   const domain = createBillingDomain({ dataSource: ds, bus: opts.bus ?? bus, logger, holdTtlMs: opts.holdTtlMs });
   return {
@@ -27,6 +27,7 @@ export async function startHarness(opts: { bus?: EventBus; holdTtlMs?: number } 
     bus,
     domain,
     close: async () => {
+      await domain.stop();
       await bus.close();
       await ds.destroy();
       await db.drop();

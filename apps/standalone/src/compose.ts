@@ -34,7 +34,11 @@ export async function composeGateway(opts: ComposeOptions): Promise<Gateway> {
   try {
     const dataSource = await openBillingDataSource({ url: pg.url, poolSize: EMBEDDED_POOL_SIZE, logger });
     cleanup.unshift(() => dataSource.destroy());
-    const billing = createBillingDomain({ dataSource, bus, logger });
+    // Settlement gets its own connection so it never waits behind a queue of holds (docs/billing.md).
+    const settlementDataSource = await openBillingDataSource({ url: pg.url, poolSize: EMBEDDED_POOL_SIZE, logger });
+    cleanup.unshift(() => settlementDataSource.destroy());
+    const billing = createBillingDomain({ dataSource, settlementDataSource, bus, logger });
+    cleanup.unshift(() => billing.stop());
     if (opts.bootstrap) await billing.ensureBootstrap(opts.bootstrap.apiKey, usdToMicros(opts.bootstrap.creditUsd));
     await billing.start();
     cleanup.unshift(() => bus.close());

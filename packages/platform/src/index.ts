@@ -13,3 +13,4 @@ export * from './events/in-memory-event-bus';
 export * from './database/data-source';
 export * from './database/embedded-postgres';
 export * from './database/bigint-column';
+export * from './database/prepared-query';

@@ -1,5 +1,5 @@
 /**
- * createDataSource on the local Postgres and on the embedded store (PGlite behind pglite-socket):
+ * createDataSource on the local Postgres and on the embedded store (PGlite behind the embedded wire server):
  * schema creation, migrations once, persistence across restarts, and no lost update under concurrent
  * row-locking transactions on the embedded store (INFRA.md: it runs one transaction at a time).
  */

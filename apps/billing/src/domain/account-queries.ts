@@ -1,24 +1,33 @@
 /**
- * Reads shared by the money operations. Every function takes the caller's EntityManager: inside a
- * transaction they must run on that transaction's connection (on the embedded store a query on any
- * other connection would wait for the transaction and never return).
+ * Reads shared by the money operations. Every function takes the caller's EntityManager (or the
+ * DataSource): inside a transaction they must run on that transaction's connection (on the embedded
+ * store a query on any other connection would wait for the transaction and never return).
  */
 import { errors } from '@unigate/contracts';
-import { parseBigint } from '@unigate/platform';
-import type { EntityManager } from 'typeorm';
-import { AccountEntity, HoldEntity } from './entities';
+import { parseBigint, preparedStatement, queryPrepared, type PreparedStatement } from '@unigate/platform';
+import { DataSource, type EntityManager, type ObjectLiteral } from 'typeorm';
+import { AccountEntity } from './entities';
 import { isUuid } from './validate';
 
-/** SELECT … FOR UPDATE: the one lock every balance change takes first, so they serialise per account. */
-export async function lockAccount(m: EntityManager, accountId: string): Promise<AccountEntity> {
-  const account = await lockAccountOrNull(m, accountId);
-  if (!account) throw errors.notFound(`Account ${accountId}`);
-  return account;
+export type Db = DataSource | EntityManager;
+
+/** Runs a hot-path statement: prepared (parsed and planned once per connection) on the DataSource, plain inside a transaction. */
+export function run<T extends ObjectLiteral>(db: Db, stmt: PreparedStatement, params: unknown[]): Promise<T[]> {
+  return db instanceof DataSource ? queryPrepared<T>(db, stmt, params) : db.query(stmt.text, params);
 }
 
-export async function lockAccountOrNull(m: EntityManager, accountId: string): Promise<AccountEntity | null> {
-  if (!isUuid(accountId)) return null;
-  return m.getRepository(AccountEntity).createQueryBuilder('a').setLock('pessimistic_write').where('a.id = :id', { id: accountId }).getOne();
+/** SELECT … FOR UPDATE: balance changes outside the hot path (credits) lock the row first, like every money statement. */
+export async function lockAccount(m: EntityManager, accountId: string): Promise<AccountEntity> {
+  const account = isUuid(accountId)
+    ? await m
+        .getRepository(AccountEntity)
+        .createQueryBuilder('a')
+        .setLock('pessimistic_write')
+        .where('a.id = :id', { id: accountId })
+        .getOne()
+    : null;
+  if (!account) throw errors.notFound(`Account ${accountId}`);
+  return account;
 }
 
 export async function findAccount(m: EntityManager, accountId: string): Promise<AccountEntity> {
@@ -27,13 +36,32 @@ export async function findAccount(m: EntityManager, accountId: string): Promise<
   return account;
 }
 
-/** Sum of the account's holds that have not expired. */
-export async function reservedMicros(m: EntityManager, accountId: string): Promise<number> {
-  const row = await m
-    .getRepository(HoldEntity)
-    .createQueryBuilder('h')
-    .select('COALESCE(SUM(h.amount_micros), 0)', 'reserved')
-    .where('h.account_id = :accountId AND h.expires_at > now()', { accountId })
-    .getRawOne<{ reserved: string }>();
-  return parseBigint(row?.reserved ?? '0');
+/**
+ * What the account's holds reserve right now, as an SQL expression over `billing.accounts a`: the
+ * trigger-kept counter minus holds that expired but were not swept yet (they no longer count). Uses
+ * the (account_id, expires_at) index; normally there is nothing expired and this reads no row.
+ */
+export const RESERVED_NOW_SQL = `(a.reserved_micros - COALESCE((
+  SELECT SUM(x.amount_micros) FROM billing.holds x WHERE x.account_id = a.id AND x.expires_at <= now()), 0))`;
+
+export interface AccountMoney {
+  id: string;
+  name: string;
+  balanceMicros: number;
+  reservedMicros: number;
+}
+
+const READ_MONEY = preparedStatement(
+  'billing_read_account_money',
+  `SELECT a.id, a.name, a.balance_micros::text AS balance, ${RESERVED_NOW_SQL}::text AS reserved FROM billing.accounts a WHERE a.id = $1`,
+);
+
+/** Balance and current reservations in one statement (one snapshot), or a 404. */
+export async function readAccountMoney(db: Db, accountId: string): Promise<AccountMoney> {
+  const rows = isUuid(accountId)
+    ? await run<{ id: string; name: string; balance: string; reserved: string }>(db, READ_MONEY, [accountId])
+    : [];
+  if (rows.length === 0) throw errors.notFound(`Account ${accountId}`);
+  const [r] = rows;
+  return { id: r.id, name: r.name, balanceMicros: parseBigint(r.balance), reservedMicros: parseBigint(r.reserved) };
 }

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { errors, microsToUsd, type AccountView } from '@unigate/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
-import { findAccount, lockAccount, reservedMicros } from './account-queries';
+import { lockAccount, readAccountMoney } from './account-queries';
 import { AccountEntity, CreditEntity } from './entities';
 import { requireMicros } from './validate';
 
@@ -16,16 +16,14 @@ export class AccountService {
     requireMicros(creditMicros, 'credit_micros');
     return this.ds.transaction(async (m) => {
       const account = await insertAccount(m, name, creditMicros);
-      return view(account, 0);
+      return { id: account.id, name: account.name, balance_usd: microsToUsd(account.balanceMicros), reserved_usd: 0 };
     });
   }
 
-  getAccount(accountId: string): Promise<AccountView> {
-    // One transaction so balance and holds are read on the same connection and snapshot.
-    return this.ds.transaction('REPEATABLE READ', async (m) => {
-      const account = await findAccount(m, accountId);
-      return view(account, await reservedMicros(m, accountId));
-    });
+  async getAccount(accountId: string): Promise<AccountView> {
+    // One statement, so balance and reservations come from one snapshot.
+    const a = await readAccountMoney(this.ds, accountId);
+    return { id: a.id, name: a.name, balance_usd: microsToUsd(a.balanceMicros), reserved_usd: microsToUsd(a.reservedMicros) };
   }
 
   /** Adds money. With a reference, repeating the same credit changes nothing and returns the balance. */
@@ -57,13 +55,4 @@ export async function insertAccount(m: EntityManager, name: string, creditMicros
     await m.insert(CreditEntity, { id: randomUUID(), accountId: account.id, amountMicros: creditMicros, reference: null });
   }
   return account;
-}
-
-function view(account: AccountEntity, reserved: number): AccountView {
-  return {
-    id: account.id,
-    name: account.name,
-    balance_usd: microsToUsd(account.balanceMicros),
-    reserved_usd: microsToUsd(reserved),
-  };
 }

@@ -2,7 +2,7 @@
 import { microsToUsd, type DateRange, type LedgerEntryView, type QuotaView } from '@unigate/contracts';
 import { parseBigint } from '@unigate/platform';
 import type { DataSource } from 'typeorm';
-import { findAccount, reservedMicros } from './account-queries';
+import { findAccount, readAccountMoney } from './account-queries';
 import { LedgerEntryEntity } from './entities';
 
 /** The newest entries returned by one call; the API has no paging yet, so bound the answer. */
@@ -25,8 +25,9 @@ export class LedgerService {
 
   /** One consistent read: balance, all-time charged money, reservations and per-day charges. */
   async quota(accountId: string, range?: DateRange): Promise<QuotaView> {
-    return this.ds.transaction(async (m) => {
-      const account = await findAccount(m, accountId);
+    // REPEATABLE READ: balance, charges and reservations from one snapshot, so they add up.
+    return this.ds.transaction('REPEATABLE READ', async (m) => {
+      const account = await readAccountMoney(m, accountId);
       const used = await m
         .getRepository(LedgerEntryEntity)
         .createQueryBuilder('l')
@@ -48,7 +49,7 @@ export class LedgerService {
       return {
         balance_micros: account.balanceMicros,
         used_micros: parseBigint(used?.used ?? '0'),
-        reserved_micros: await reservedMicros(m, accountId),
+        reserved_micros: account.reservedMicros,
         daily: daily.map((d) => ({ date: d.date, charged_micros: parseBigint(d.charged) })),
       };
     });

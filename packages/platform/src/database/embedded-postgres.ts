@@ -1,21 +1,22 @@
 /**
  * Postgres inside the process for standalone mode: PGlite (Postgres compiled to WASM) persisted in a
- * directory, served on a loopback port by pglite-socket so the same `pg` driver and TypeORM code
- * that talk to a real server talk to it.
+ * directory, served on a loopback port by a small wire server (embedded-postgres-worker.ts) so the
+ * same `pg` driver and TypeORM code that talk to a real server talk to it.
  *
  * It runs on a worker thread: PGlite executes queries synchronously in WASM, which would otherwise
  * stall the gateway's event loop for the duration of every query (and PGlite's ESM-style dynamic
  * imports also need a plain Node context, not a test runner's VM).
  *
- * Concurrency contract (INFRA.md): PGlite has one backend; pglite-socket multiplexes connections and
- * runs one transaction at a time — a query from another connection waits until the open transaction
- * ends. That gives serializable money mutations, provided (1) every transaction only uses its own
- * EntityManager (never the DataSource's, which would wait on itself) and (2) services use a pool of
- * one connection (`EMBEDDED_POOL_SIZE`) so queueing happens in the pool, not inside the store.
+ * Concurrency contract (INFRA.md): PGlite has one backend; the wire server multiplexes connections
+ * and runs one transaction at a time — a query from another connection waits until the open
+ * transaction ends. That gives serializable money mutations, provided (1) every transaction only
+ * uses its own EntityManager (never the DataSource's, which would wait on itself) and (2) services use
+ * a pool of one connection (`EMBEDDED_POOL_SIZE`) so queueing happens in the pool, not inside the store.
  */
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { EMBEDDED_WORKER_SOURCE } from './embedded-postgres-worker';
 
 export const EMBEDDED_POOL_SIZE = 1;
 
@@ -34,45 +35,16 @@ export interface EmbeddedPostgresOptions {
 
 type WorkerMessage = { type: 'ready'; conn: string } | { type: 'error'; message: string } | { type: 'closed' };
 
-// Plain CommonJS run by the worker. Module paths are resolved by the parent and passed in.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { PGlite } = require(workerData.pglite);
-const { PGLiteSocketServer } = require(workerData.socket);
-(async () => {
-  let db, server;
-  try {
-    db = await PGlite.create(workerData.dataDir);
-    server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: workerData.port, maxConnections: workerData.maxConnections });
-    await server.start();
-    parentPort.postMessage({ type: 'ready', conn: server.getServerConn() });
-  } catch (err) {
-    if (db) await db.close().catch(() => {});
-    parentPort.postMessage({ type: 'error', message: String(err && err.stack || err) });
-    return;
-  }
-  parentPort.on('message', async (msg) => {
-    if (msg !== 'close') return;
-    await server.stop().catch(() => {});
-    // Closing PGlite checkpoints and releases the data directory for the next start.
-    await db.close().catch(() => {});
-    parentPort.postMessage({ type: 'closed' });
-    parentPort.close();
-  });
-})();
-`;
-
 export async function startEmbeddedPostgres(dataDir: string, opts: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
   const dir = resolve(dataDir);
   await mkdir(dir, { recursive: true });
-  const worker = new Worker(WORKER_SOURCE, {
+  const worker = new Worker(EMBEDDED_WORKER_SOURCE, {
     eval: true,
     workerData: {
       dataDir: dir,
       port: opts.port ?? 0,
       maxConnections: opts.maxConnections ?? 64,
       pglite: require.resolve('@electric-sql/pglite'),
-      socket: require.resolve('@electric-sql/pglite-socket'),
     },
   });
   const conn = await new Promise<string>((ok, fail) => {

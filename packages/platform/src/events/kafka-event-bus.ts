@@ -3,7 +3,12 @@
  * returned; a throwing handler pauses its partition, seeks back to the failed message and resumes
  * after a backoff, so the message is redelivered (here or, after a rebalance, on another member) and
  * other partitions keep flowing meanwhile. Consumers must therefore be idempotent.
+ *
+ * subscribeBatch hands a consumer consecutive messages of one partition together (what one fetch
+ * returned, in slices of at most `maxBatch`), so it can settle them in one database transaction; the
+ * same contract holds per slice: committed after the handler returned, redelivered whole on a throw.
  */
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import {
   Kafka,
   logLevel as KafkaLogLevel,
@@ -17,7 +22,7 @@ import {
 } from 'kafkajs';
 import type { Logger } from 'pino';
 import { backoffMs, type BackoffOptions } from './backoff';
-import type { EventBus, EventHandler } from './event-bus';
+import type { EventBus, EventHandler, EventMeta } from './event-bus';
 import { runInTraceContext, withTraceHeaders } from './trace-headers';
 
 export interface KafkaEventBusOptions {
@@ -33,6 +38,21 @@ export interface KafkaEventBusOptions {
   maxWaitTimeMs?: number;
   retryBackoff?: BackoffOptions;
 }
+
+export interface BusEvent {
+  payload: unknown;
+  meta: EventMeta;
+}
+
+/** Receives consecutive events of one partition, in order; a throw means "none processed, redeliver all". */
+export type BatchEventHandler = (events: BusEvent[]) => Promise<void>;
+
+export interface SubscribeBatchOptions {
+  /** Most events handed over at once (default 500). */
+  maxBatch?: number;
+}
+
+const tracer = trace.getTracer('unigate-event-bus');
 
 interface Subscription {
   consumer: Consumer;
@@ -104,6 +124,16 @@ export class KafkaEventBus implements EventBus {
   }
 
   async subscribe(topic: string, groupId: string, handler: EventHandler): Promise<void> {
+    await this.consume(topic, groupId, (sub, p) => this.processBatch(sub, topic, handler, p));
+  }
+
+  /** Like subscribe, but the handler gets up to `maxBatch` consecutive events of a partition at once. */
+  async subscribeBatch(topic: string, groupId: string, handler: BatchEventHandler, opts: SubscribeBatchOptions = {}): Promise<void> {
+    const maxBatch = Math.max(1, opts.maxBatch ?? 500);
+    await this.consume(topic, groupId, (sub, p) => this.processSlices(sub, topic, handler, maxBatch, p));
+  }
+
+  private async consume(topic: string, groupId: string, eachBatch: (sub: Subscription, p: EachBatchPayload) => Promise<void>): Promise<void> {
     if (this.closed) throw new Error('KafkaEventBus is closed');
     const consumer = this.kafka.consumer({
       groupId: this.name(groupId),
@@ -128,8 +158,61 @@ export class KafkaEventBus implements EventBus {
     await consumer.subscribe({ topics: [this.name(topic)], fromBeginning: true });
     await consumer.run({
       eachBatchAutoResolve: false,
-      eachBatch: (payload) => this.processBatch(sub, topic, handler, payload),
+      eachBatch: (payload) => eachBatch(sub, payload),
     });
+  }
+
+  private async processSlices(sub: Subscription, topic: string, handler: BatchEventHandler, maxBatch: number, p: EachBatchPayload): Promise<void> {
+    const { batch } = p;
+    for (let i = 0; i < batch.messages.length; i += maxBatch) {
+      if (!p.isRunning() || p.isStale()) return;
+      const slice = batch.messages.slice(i, i + maxBatch);
+      const failedAttempts = await this.handleSlice(sub, topic, handler, batch.partition, slice);
+      if (failedAttempts > 0) {
+        this.retryLater(sub, batch.topic, batch.partition, slice[0].offset, failedAttempts);
+        return;
+      }
+      p.resolveOffset(slice[slice.length - 1].offset);
+      await p.heartbeat();
+    }
+  }
+
+  /**
+   * handleOne for a slice. Each event still gets its own CONSUMER span, a child of the context its
+   * publisher sent, so every request's trace shows its settlement; the handler runs in the first one's.
+   */
+  private async handleSlice(sub: Subscription, topic: string, handler: BatchEventHandler, partition: number, slice: KafkaMessage[]): Promise<number> {
+    const failureKey = `${topic}:${partition}`;
+    const events: BusEvent[] = [];
+    const spans: Span[] = [];
+    for (const m of slice) {
+      try {
+        const payload: unknown = JSON.parse(m.value?.toString('utf8') ?? 'null');
+        const headers = decodeHeaders(m.headers);
+        events.push({ payload, meta: { topic, key: m.key?.toString('utf8') ?? '', headers } });
+        spans.push(consumerSpan(topic, headers, slice.length));
+      } catch (err) {
+        this.opts.logger.error({ err, topic, partition, offset: m.offset }, 'dropping an event that is not JSON');
+      }
+    }
+    if (events.length === 0) return 0;
+    try {
+      await context.with(trace.setSpan(ROOT_CONTEXT, spans[0]), () => handler(events));
+      sub.failures.delete(failureKey);
+      return 0;
+    } catch (err) {
+      for (const span of spans) {
+        span.recordException(err as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR });
+      }
+      const prev = sub.failures.get(failureKey);
+      const attempts = prev?.offset === slice[0].offset ? prev.attempts + 1 : 1;
+      sub.failures.set(failureKey, { offset: slice[0].offset, attempts });
+      this.opts.logger.warn({ err, topic, partition, offset: slice[0].offset, events: events.length, attempts }, 'batch handler failed; will redeliver');
+      return attempts;
+    } finally {
+      for (const span of spans) span.end();
+    }
   }
 
   private async processBatch(sub: Subscription, topic: string, handler: EventHandler, p: EachBatchPayload): Promise<void> {
@@ -202,6 +285,12 @@ export class KafkaEventBus implements EventBus {
     else if (entry.level === KafkaLogLevel.WARN) this.opts.logger.warn(fields, message);
     else this.opts.logger.debug(fields, message);
   }
+}
+
+/** The CONSUMER span of one event handled in a batch: a child of the context its publisher sent. */
+function consumerSpan(topic: string, headers: Record<string, string>, batchSize: number): Span {
+  const attributes = { 'messaging.destination.name': topic, 'messaging.operation.type': 'process', 'messaging.batch.message_count': batchSize };
+  return tracer.startSpan(`${topic} process`, { kind: SpanKind.CONSUMER, attributes }, propagation.extract(ROOT_CONTEXT, headers));
 }
 
 function decodeHeaders(raw: IHeaders | undefined): Record<string, string> {

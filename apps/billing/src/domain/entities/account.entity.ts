@@ -1,7 +1,10 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 import { bigintTransformer } from '@unigate/platform';
 
-/** A prepaid account. `balance_micros` is settled money only; holds are subtracted when reading "available". */
+/**
+ * A prepaid account. `balance_micros` is settled money only; `reserved_micros` is the sum of its holds,
+ * maintained by triggers on `holds` (never written by code), so available = balance − reserved.
+ */
 @Entity({ name: 'accounts' })
 export class AccountEntity {
   @PrimaryColumn('uuid')
@@ -12,6 +15,9 @@ export class AccountEntity {
 
   @Column('bigint', { name: 'balance_micros', transformer: bigintTransformer })
   balanceMicros!: number;
+
+  @Column({ type: 'bigint', name: 'reserved_micros', transformer: bigintTransformer, insert: false, update: false })
+  reservedMicros!: number;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

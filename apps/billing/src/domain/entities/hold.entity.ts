@@ -3,7 +3,8 @@ import { bigintTransformer } from '@unigate/platform';
 
 /**
  * Money reserved for a request in flight. It never touches the balance: settlement or release deletes
- * it, and once `expires_at` passes it simply stops counting, so a crashed owner cannot strand funds.
+ * it, and once `expires_at` passes it stops counting and is swept (domain/hold-sweeper.ts), so a crashed
+ * owner cannot strand funds. Triggers keep `accounts.reserved_micros` equal to the sum of an account's holds.
  */
 @Entity({ name: 'holds' })
 export class HoldEntity {

@@ -1,0 +1,91 @@
+/**
+ * KafkaEventBus.subscribeBatch against the Kafka wire protocol (the mock cluster of jest global
+ * setup): consecutive messages of a partition arrive together, in order and sliced to maxBatch, with
+ * their keys and headers; a throwing handler gets the same slice again and nothing after it first.
+ * (The mock answers a fetch with one produced record batch, so the tests produce several messages
+ * per request, as a busy producer's batching would.)
+ */
+import { Kafka, logLevel } from 'kafkajs';
+import { kafkaBrokers, uniqueName } from '@unigate/testing';
+import { createLogger, KafkaEventBus, type BusEvent } from '@unigate/platform';
+
+const logger = createLogger('kafka-event-bus-batch-test', 'silent');
+const buses: KafkaEventBus[] = [];
+
+function newBus(topicPrefix: string): KafkaEventBus {
+  const bus = new KafkaEventBus({
+    brokers: kafkaBrokers(),
+    clientId: 'platform-batch-test',
+    topicPrefix,
+    logger,
+    retryBackoff: { initialMs: 50, maxMs: 200 },
+  });
+  buses.push(bus);
+  return bus;
+}
+
+/** n messages for one key in ONE produce request (one record batch). */
+async function produceTogether(topic: string, key: string, from: number, n: number): Promise<void> {
+  const producer = new Kafka({ clientId: 'batch-producer', brokers: kafkaBrokers(), logLevel: logLevel.NOTHING }).producer();
+  await producer.connect();
+  try {
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: Array.from({ length: n }, (_, i) => ({ key, value: JSON.stringify({ n: from + i }), headers: { seq: String(from + i) } })),
+    });
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+async function waitFor(what: string, cond: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+afterEach(async () => {
+  await Promise.all(buses.splice(0).map((b) => b.close()));
+});
+
+test('consecutive messages of a partition arrive together, in order, at most maxBatch at a time', async () => {
+  const prefix = uniqueName('kbatch');
+  const bus = newBus(prefix);
+  const calls: BusEvent[][] = [];
+  await produceTogether(bus.name('things'), 'k', 0, 40);
+  await bus.subscribeBatch('things', 'batchers', async (events) => void calls.push(events), { maxBatch: 16 });
+  await bus.publish('things', 'k', { n: 40 }, { seq: '40' });
+  await waitFor('41 events', () => calls.flat().length >= 41);
+
+  const events = calls.flat();
+  expect(events.map((e) => (e.payload as { n: number }).n)).toEqual(Array.from({ length: 41 }, (_, i) => i));
+  expect(calls.every((c) => c.length >= 1 && c.length <= 16)).toBe(true);
+  expect(calls.some((c) => c.length === 16)).toBe(true);
+  for (const e of events) {
+    expect(e.meta).toMatchObject({ topic: 'things', key: 'k' });
+    expect(e.meta.headers.seq).toBe(String((e.payload as { n: number }).n));
+  }
+});
+
+test('a handler that throws gets the same slice again, and later messages wait their turn', async () => {
+  const prefix = uniqueName('kbatch');
+  const bus = newBus(prefix);
+  const calls: number[][] = [];
+  let failuresLeft = 1;
+  await produceTogether(bus.name('flaky'), 'k', 0, 5);
+  await bus.subscribeBatch('flaky', 'batchers', async (events) => {
+    const ns = events.map((e) => (e.payload as { n: number }).n);
+    calls.push(ns);
+    if (failuresLeft-- > 0) throw new Error('transient');
+  });
+  await waitFor('the retry', () => calls.length >= 2);
+  await produceTogether(bus.name('flaky'), 'k', 5, 3);
+  await waitFor('all eight', () => new Set(calls.slice(1).flat()).size >= 8);
+
+  expect(calls[0]).toEqual([0, 1, 2, 3, 4]);
+  expect(calls[1]).toEqual([0, 1, 2, 3, 4]);
+  expect(calls.slice(1).flat()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+});
