@@ -14,7 +14,6 @@ import {
   anthropicMessageSchema,
   anthropicStreamEventSchema,
   errors,
-  GatewayError,
   type AnthropicCountTokensRequest,
   type AnthropicCountTokensResponse,
   type AnthropicMessage,
@@ -22,10 +21,10 @@ import {
   type AnthropicStreamEvent,
   type Channel,
 } from '@unigate/contracts';
-import type { z } from 'zod';
 import type { HttpClient, HttpResponse } from '../http/http-client';
-import { parseJson } from '../http/read-json-body';
-import { errorMessage, transportError } from '../http/transport-errors';
+import { postUpstream } from '../http/post-upstream';
+import { parseJson, readJsonBody } from '../http/read-json-body';
+import { streamFailure } from '../http/transport-errors';
 import { readSse } from '../sse/sse-reader';
 import { anthropicHttpError, anthropicStreamError } from './anthropic-messages-errors';
 import { anthropicHeaders, messagesUrl, toUpstreamBody, type AnthropicHeaderOptions } from './anthropic-messages-request';
@@ -56,7 +55,7 @@ export class AnthropicMessagesClient {
     opts?: AnthropicCallOptions,
   ): Promise<AnthropicMessage> {
     const res = await this.send(channel, '', toUpstreamBody(channel, req, false), false, signal, opts);
-    return this.readJson(res, anthropicMessageSchema, 'message', signal, dropUnknownBlocks);
+    return readJsonBody(res, anthropicMessageSchema, 'message', signal, dropUnknownBlocks);
   }
 
   /** `{input_tokens}` for a request body without max_tokens. */
@@ -67,7 +66,7 @@ export class AnthropicMessagesClient {
     opts?: AnthropicCallOptions,
   ): Promise<AnthropicCountTokensResponse> {
     const res = await this.send(channel, '/count_tokens', toUpstreamBody(channel, req, undefined), false, signal, opts);
-    return this.readJson(res, anthropicCountTokensResponseSchema, 'token count', signal);
+    return readJsonBody(res, anthropicCountTokensResponseSchema, 'token count', signal);
   }
 
   /**
@@ -107,9 +106,7 @@ export class AnthropicMessagesClient {
         if (parsed.data.type === 'message_stop') done = true;
       }
     } catch (err) {
-      if (signal?.aborted) throw signal.reason ?? err;
-      if (GatewayError.is(err)) throw err;
-      throw errors.upstream(502, `upstream stream ended unexpectedly: ${errorMessage(err)}`, yielded === 0);
+      throw streamFailure(err, signal, yielded === 0);
     }
     if (!done) throw errors.upstream(502, 'upstream stream ended unexpectedly', yielded === 0);
   }
@@ -122,40 +119,11 @@ export class AnthropicMessagesClient {
     signal?: AbortSignal,
     opts?: AnthropicCallOptions,
   ): Promise<HttpResponse> {
-    let res: HttpResponse;
-    try {
-      res = await this.http.request({
-        method: 'POST',
-        url: messagesUrl(channel, path),
-        headers: anthropicHeaders(channel, stream, opts),
-        body: JSON.stringify(body),
-        signal,
-      });
-    } catch (err) {
-      throw transportError(err, signal);
-    }
-    if (res.status >= 200 && res.status < 300) return res;
-    const text = await res.body.text().catch(() => '');
-    throw anthropicHttpError(res.status, text);
-  }
-
-  private async readJson<S extends z.ZodType>(
-    res: HttpResponse,
-    schema: S,
-    what: string,
-    signal?: AbortSignal,
-    prepare = (v: unknown) => v,
-  ): Promise<z.infer<S>> {
-    let text: string;
-    try {
-      text = await res.body.text();
-    } catch (err) {
-      throw transportError(err, signal, 'upstream response failed');
-    }
-    const parsed = schema.safeParse(prepare(parseJson(text)));
-    if (!parsed.success)
-      throw errors.upstream(502, `upstream sent an invalid ${what}: ${parsed.error.issues[0]?.message ?? 'not JSON'}`, true);
-    return parsed.data;
+    return postUpstream(
+      this.http,
+      { url: messagesUrl(channel, path), headers: anthropicHeaders(channel, stream, opts), body: JSON.stringify(body), signal },
+      anthropicHttpError,
+    );
   }
 }
 

@@ -10,11 +10,11 @@ import {
   type ChatCompletionChunk,
   type ChatCompletionRequest,
   type ChatCompletionResponse,
-  GatewayError,
 } from '@unigate/contracts';
 import type { HttpClient, HttpResponse } from '../http/http-client';
+import { postUpstream } from '../http/post-upstream';
 import { parseJson, readJsonBody } from '../http/read-json-body';
-import { errorMessage, transportError } from '../http/transport-errors';
+import { streamFailure } from '../http/transport-errors';
 import { readSse } from '../sse/sse-reader';
 import { toGeminiRequest } from '../translate/openai-chat__gemini-generate/openai-chat__gemini-generate.request';
 import { toChatResponse } from '../translate/openai-chat__gemini-generate/openai-chat__gemini-generate.response';
@@ -55,9 +55,7 @@ export class GeminiGenerateAdapter implements ChatProvider {
         }
       }
     } catch (err) {
-      if (signal?.aborted) throw signal.reason ?? err;
-      if (GatewayError.is(err)) throw err;
-      throw errors.upstream(502, `upstream stream ended unexpectedly: ${errorMessage(err)}`, yielded === 0);
+      throw streamFailure(err, signal, yielded === 0);
     }
     // No [DONE] in Gemini's stream: a body that ends before every candidate finished was cut short.
     if (!translator.finished) throw errors.upstream(502, 'upstream stream ended unexpectedly', yielded === 0);
@@ -67,20 +65,10 @@ export class GeminiGenerateAdapter implements ChatProvider {
   private async send(channel: Channel, body: ChatCompletionRequest, stream: boolean, signal?: AbortSignal): Promise<HttpResponse> {
     // Translate first: a request Gemini cannot express is the client's 400, before any upstream call.
     const payload = JSON.stringify(toGeminiRequest(body));
-    let res: HttpResponse;
-    try {
-      res = await this.http.request({
-        method: 'POST',
-        url: geminiGenerateUrl(channel, stream),
-        headers: geminiHeaders(channel, stream),
-        body: payload,
-        signal,
-      });
-    } catch (err) {
-      throw transportError(err, signal);
-    }
-    if (res.status >= 200 && res.status < 300) return res;
-    const text = await res.body.text().catch(() => '');
-    throw geminiHttpError(res.status, text);
+    return postUpstream(
+      this.http,
+      { url: geminiGenerateUrl(channel, stream), headers: geminiHeaders(channel, stream), body: payload, signal },
+      geminiHttpError,
+    );
   }
 }

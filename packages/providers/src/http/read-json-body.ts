@@ -8,15 +8,23 @@ import type { z } from 'zod';
 import type { HttpResponse } from './http-client';
 import { transportError } from './transport-errors';
 
-export async function readJsonBody<S extends z.ZodType>(res: HttpResponse, schema: S, what: string, signal?: AbortSignal): Promise<z.infer<S>> {
+/** `prepare` may reshape the parsed JSON before validation (e.g. drop parts a newer vendor added). */
+export async function readJsonBody<S extends z.ZodType>(
+  res: HttpResponse,
+  schema: S,
+  what: string,
+  signal?: AbortSignal,
+  prepare: (json: unknown) => unknown = (json) => json,
+): Promise<z.infer<S>> {
   let text: string;
   try {
     text = await res.body.text();
   } catch (err) {
     throw transportError(err, signal, 'upstream response failed');
   }
-  const parsed = schema.safeParse(parseJson(text));
-  if (!parsed.success) throw errors.upstream(502, `upstream sent an invalid ${what}: ${parsed.error.issues[0]?.message ?? 'not JSON'}`, true);
+  const parsed = schema.safeParse(prepare(parseJson(text)));
+  if (!parsed.success)
+    throw errors.upstream(502, `upstream sent an invalid ${what}: ${parsed.error.issues[0]?.message ?? 'not JSON'}`, true);
   return parsed.data;
 }
 

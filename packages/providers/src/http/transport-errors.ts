@@ -24,3 +24,13 @@ export function transportError(err: unknown, signal: AbortSignal | undefined, wh
   if (code && TIMEOUT_CODES.has(code)) return errors.upstream(504, `${what}: upstream timed out (${code})`, true);
   return errors.upstream(502, `${what}: ${errorMessage(err)}${code ? ` (${code})` : ''}`, true);
 }
+
+/**
+ * The error to throw when an upstream stream fails after it began: the caller's abort as its reason, a
+ * GatewayError as it is, anything else a 502 — retryable only while nothing has reached the caller.
+ */
+export function streamFailure(err: unknown, signal: AbortSignal | undefined, nothingYielded: boolean): unknown {
+  if (signal?.aborted) return signal.reason ?? err;
+  if (GatewayError.is(err)) return err;
+  return errors.upstream(502, `upstream stream ended unexpectedly: ${errorMessage(err)}`, nothingYielded);
+}

@@ -8,11 +8,11 @@ import {
   type ChatCompletionChunk,
   type ChatCompletionRequest,
   type ChatCompletionResponse,
-  GatewayError,
 } from '@unigate/contracts';
 import type { HttpClient, HttpResponse } from '../http/http-client';
+import { postUpstream } from '../http/post-upstream';
 import { parseJson, readJsonBody } from '../http/read-json-body';
-import { errorMessage, transportError } from '../http/transport-errors';
+import { streamFailure } from '../http/transport-errors';
 import { readSse } from '../sse/sse-reader';
 import type { ChatProvider } from '../types';
 import { openAiChatHttpError, openAiChatStreamError } from './openai-chat-errors';
@@ -47,35 +47,32 @@ export class OpenAiChatAdapter implements ChatProvider {
         }
         const chunk = upstreamChunkSchema.safeParse(json);
         if (!chunk.success) {
-          throw errors.upstream(502, `upstream sent an invalid stream chunk: ${chunk.error.issues[0]?.message ?? 'not JSON'}`, yielded === 0);
+          throw errors.upstream(
+            502,
+            `upstream sent an invalid stream chunk: ${chunk.error.issues[0]?.message ?? 'not JSON'}`,
+            yielded === 0,
+          );
         }
         yielded++;
         yield toChatChunk(chunk.data, body);
       }
     } catch (err) {
-      if (signal?.aborted) throw signal.reason ?? err;
-      if (GatewayError.is(err)) throw err;
-      throw errors.upstream(502, `upstream stream ended unexpectedly: ${errorMessage(err)}`, yielded === 0);
+      throw streamFailure(err, signal, yielded === 0);
     }
     // Nothing reached the caller yet → as safe to retry as a failed connection; otherwise it is not.
     if (!done) throw errors.upstream(502, 'upstream stream ended unexpectedly', yielded === 0);
   }
 
   private async send(channel: Channel, body: ChatCompletionRequest, stream: boolean, signal?: AbortSignal): Promise<HttpResponse> {
-    let res: HttpResponse;
-    try {
-      res = await this.http.request({
-        method: 'POST',
+    return postUpstream(
+      this.http,
+      {
         url: chatCompletionsUrl(channel),
         headers: openAiChatHeaders(channel, stream),
         body: JSON.stringify(toOpenAiChatBody(channel, body, stream)),
         signal,
-      });
-    } catch (err) {
-      throw transportError(err, signal);
-    }
-    if (res.status >= 200 && res.status < 300) return res;
-    const text = await res.body.text().catch(() => '');
-    throw openAiChatHttpError(res.status, text);
+      },
+      openAiChatHttpError,
+    );
   }
 }
