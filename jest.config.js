@@ -19,13 +19,20 @@ const shared = {
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
 };
-const workspaceDirs = { '^@unigate/(contracts|proto|providers|platform|testing)$': '<rootDir>/packages/$1/src',
+const workspaceDirs = {
+  '^@unigate/billing/reservations$': '<rootDir>/apps/billing/src/reservations',
+  '^@unigate/catalog/lookup$': '<rootDir>/apps/catalog/src/lookup',
+  '^@unigate/(contracts|proto|providers|platform|testing)$': '<rootDir>/packages/$1/src',
   '^@unigate/(edge|chat|billing|catalog|media|video|upstream-sim|standalone)$': '<rootDir>/apps/$1/src' };
 
 module.exports = {
   globalSetup: '<rootDir>/packages/testing/jest/global-setup.js',
   globalTeardown: '<rootDir>/packages/testing/jest/global-teardown.js',
   testTimeout: 60000,
+  // On a 2-core machine jest runs the suites in its own process (one worker): one leaked timer keeps a
+  // green run from ever exiting (CI then times out). Exit when the run is done; to find a leak, run
+  // `npx jest --detectOpenHandles <suite>`.
+  forceExit: true,
   projects: [
     {
       ...shared,

@@ -11,7 +11,10 @@ import { freePort } from '@unigate/testing';
 import { parse } from 'yaml';
 import { ROOT, SERVICES, WORKLOADS, run, type Manifest } from './support';
 
-const TOKEN_ENV = { UNIGATE_ADMIN_TOKEN: 'compose-test-admin-token-0123456789' };
+const TOKEN_ENV = {
+  UNIGATE_ADMIN_TOKEN: 'compose-test-admin-token-0123456789',
+  UNIGATE_LINK_SECRET: 'compose-test-link-secret-0123456789',
+};
 
 describe('docker-compose.yml', () => {
   let compose: Manifest;
@@ -30,13 +33,13 @@ describe('docker-compose.yml', () => {
   });
 
   it('refuses to start the edge without an admin token', async () => {
-    const result = await run('docker-compose', ['config', '-q'], { UNIGATE_ADMIN_TOKEN: '' });
+    const result = await run('docker-compose', ['config', '-q'], { ...TOKEN_ENV, UNIGATE_ADMIN_TOKEN: '' });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('UNIGATE_ADMIN_TOKEN');
   });
 
   it('runs infrastructure and every workload', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['postgres', 'redis', 'kafka', 'kafka-init', ...WORKLOADS].sort());
+    expect(Object.keys(compose.services).sort()).toEqual(['postgres', 'redis', 'kafka', 'kafka-init', 'minio', ...WORKLOADS].sort());
     expect(svc('kafka').image).toMatch(/^apache\/kafka:/);
     expect(env('kafka').KAFKA_PROCESS_ROLES).toBe('broker,controller'); // KRaft, no ZooKeeper
   });
@@ -60,6 +63,7 @@ describe('docker-compose.yml', () => {
         postgres: { condition: 'service_healthy' },
         redis: { condition: 'service_healthy' },
         'kafka-init': { condition: 'service_completed_successfully' },
+        minio: { condition: 'service_healthy' },
       }),
     );
   });
@@ -72,6 +76,7 @@ describe('docker-compose.yml', () => {
     expect(e.REDIS_URL).toBe(env('chat').REDIS_URL);
     for (const [service, key] of [
       ['chat', 'CHAT_GRPC_URL'],
+      ['media', 'MEDIA_GRPC_URL'],
       ['billing', 'BILLING_GRPC_URL'],
       ['catalog', 'CATALOG_GRPC_URL'],
     ]) {
@@ -79,6 +84,13 @@ describe('docker-compose.yml', () => {
     }
     for (const service of SERVICES) expect(svc('edge').depends_on[service]).toEqual({ condition: 'service_healthy' });
     expect(svc('edge').ports).toContainEqual(expect.objectContaining({ target: 8080, published: expect.anything() }));
+  });
+
+  it('gives media and the edge the same result bucket and link secret', () => {
+    for (const key of ['UNIGATE_S3_ENDPOINT', 'UNIGATE_S3_BUCKET', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'UNIGATE_LINK_SECRET'])
+      expect(env('edge')[key]).toBe(env('media')[key]);
+    expect(env('media').UNIGATE_LINK_SECRET).toBe(TOKEN_ENV.UNIGATE_LINK_SECRET);
+    expect(env('media').AWS_SECRET_ACCESS_KEY).toBe(env('minio').MINIO_ROOT_PASSWORD);
   });
 
   it('routes the catalog to the simulator root by service name', () => {
@@ -113,11 +125,10 @@ describe('deploy/Dockerfile', () => {
         .filter((d) => existsSync(join(ROOT, dir, d, 'package.json')))
         .map((d) => `${dir}/${d}`),
     );
-    const npmCi = lines.findIndex((l) => /^RUN (npm ci\b|bash scripts\/npm-ci\.sh)/.test(l));
+    const npmCi = lines.findIndex((l) => /^RUN npm ci$/.test(l));
     expect(npmCi).toBeGreaterThan(0);
     const copied = lines.slice(0, npmCi).join('\n');
     expect(copied).toMatch(/COPY package\.json package-lock\.json/);
-    if (lines[npmCi].includes('scripts/npm-ci.sh')) expect(copied).toContain('COPY scripts/npm-ci.sh scripts/');
     for (const ws of workspaces) expect(copied).toContain(`COPY ${ws}/package.json ${ws}/`);
   });
 

@@ -92,7 +92,12 @@ describe('helm template with default values', () => {
 
   it('serves gRPC from every service on GRPC_PORT and points the edge at those Services', () => {
     const env = get(objects, 'ConfigMap', `${RELEASE}-unigate-env`).data;
-    const urls: Record<string, string> = { chat: 'CHAT_GRPC_URL', billing: 'BILLING_GRPC_URL', catalog: 'CATALOG_GRPC_URL' };
+    const urls: Record<string, string> = {
+      chat: 'CHAT_GRPC_URL',
+      media: 'MEDIA_GRPC_URL',
+      billing: 'BILLING_GRPC_URL',
+      catalog: 'CATALOG_GRPC_URL',
+    };
     for (const workload of SERVICES) {
       const deployment = get(objects, 'Deployment', name(workload));
       const grpcPort = portOf(deployment, 'grpc');
@@ -137,6 +142,21 @@ describe('helm template with default values', () => {
 
     const simDeployment = get(objects, 'Deployment', name('upstream-sim'));
     expect(envVar(simDeployment, 'UNIGATE_SIM_PORT')?.value).toBe(String(portOf(simDeployment, 'http')));
+  });
+
+  it("caps each process's V8 heap at 60% of its container memory limit, unless its env sets NODE_OPTIONS", async () => {
+    // edge: limit 512Mi; billing: 384Mi.
+    expect(envVar(get(objects, 'Deployment', name('edge')), 'NODE_OPTIONS')?.value).toBe('--max-old-space-size=307');
+    expect(envVar(get(objects, 'Deployment', name('billing')), 'NODE_OPTIONS')?.value).toBe('--max-old-space-size=230');
+    const custom = await render(
+      '--set',
+      'services.chat.resources.limits.memory=2Gi',
+      '--set',
+      'services.edge.env.NODE_OPTIONS=--max-old-space-size=100',
+    );
+    expect(envVar(get(custom, 'Deployment', name('chat')), 'NODE_OPTIONS')?.value).toBe('--max-old-space-size=1228');
+    const edgeEnv = container(get(custom, 'Deployment', name('edge'))).env.filter((e: Manifest) => e.name === 'NODE_OPTIONS');
+    expect(edgeEnv).toEqual([{ name: 'NODE_OPTIONS', value: '--max-old-space-size=100' }]);
   });
 
   it('creates every Kafka topic of the contracts in a pre-install hook Job', () => {
@@ -218,9 +238,44 @@ describe('helm template refuses bad values', () => {
     ['a short admin token', ['--set', 'admin.token=short'], /admin.token must be at least 16 characters/],
     ['no Kafka brokers', ['--set', 'kafka.brokers='], /kafka.brokers is required/],
     ['no database', ['--set', 'postgres.url='], /postgres.url \(or postgres.existingSecret\) is required/],
+    ['a result bucket without its secret', ['--set', 'resultStorage.bucket=results'], /resultStorage.existingSecret/],
   ])('rejects %s', async (_label, args, message) => {
     const result = await run(helm, ['template', RELEASE, CHART, ...args]);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(message);
+  });
+});
+
+describe('helm template with a metrics token', () => {
+  it('gives every service UNIGATE_METRICS_TOKEN from the chart Secret, and the simulator none', async () => {
+    const objects = await render('--set', 'metrics.token=scrape-token-0123456789');
+    const secret = get(objects, 'Secret', `${RELEASE}-unigate`);
+    expect(secret.stringData.UNIGATE_METRICS_TOKEN).toBe('scrape-token-0123456789');
+    for (const workload of ['edge', ...SERVICES]) {
+      const ref = envVar(get(objects, 'Deployment', name(workload)), 'UNIGATE_METRICS_TOKEN')?.valueFrom?.secretKeyRef;
+      expect(ref).toEqual({ name: secret.metadata.name, key: 'UNIGATE_METRICS_TOKEN' });
+    }
+    expect(envVar(get(objects, 'Deployment', name('upstream-sim')), 'UNIGATE_METRICS_TOKEN')).toBeUndefined();
+  });
+});
+
+describe('helm template with a result bucket', () => {
+  it('gives media and the edge the bucket settings and the secret with the link secret', async () => {
+    const objects = await render(
+      '--set',
+      'resultStorage.bucket=unigate-results',
+      '--set',
+      'resultStorage.endpoint=http://minio:9000',
+      '--set',
+      'resultStorage.existingSecret=unigate-results',
+    );
+    expect(get(objects, 'ConfigMap', `${RELEASE}-unigate-env`).data).toMatchObject({
+      UNIGATE_S3_BUCKET: 'unigate-results',
+      UNIGATE_S3_ENDPOINT: 'http://minio:9000',
+      UNIGATE_S3_REGION: 'us-east-1',
+    });
+    for (const workload of ['edge', 'media'])
+      expect(container(get(objects, 'Deployment', name(workload))).envFrom).toContainEqual({ secretRef: { name: 'unigate-results' } });
+    expect(container(get(objects, 'Deployment', name('chat'))).envFrom).not.toContainEqual({ secretRef: { name: 'unigate-results' } });
   });
 });

@@ -1,52 +1,58 @@
 /**
- * Billing composed from a DataSource and an EventBus — the same objects whether the Nest module
- * builds them from the environment (distributed) or standalone hands in the embedded store and the
- * in-process bus.
+ * Billing composed for one of its two deployments (docs/billing.md):
+ * - `redis` (distributed): the ledger in Postgres is the truth; holds and a copy of every balance
+ *   live in Redis, where the edges' reservations admit requests in one Lua call; usage arrives over
+ *   the bus and settles in Postgres, then in Redis; a reconciliation job checks the two agree.
+ * - `embedded` (standalone): this process is the only writer; money lives in memory, where the
+ *   edge's reservations admit requests and settlement charges at once; the ledger follows in group
+ *   commits on PGlite.
  */
-import type { DataSource } from 'typeorm';
 import { createDataSource, type EventBus, type Logger } from '@unigate/platform';
+import type { DataSource } from 'typeorm';
+import { RedisMirroredMoney } from './distributed/redis-mirrored-money';
+import { Reconciler, type ReconcileReport } from './distributed/reconciler';
 import { AccountService } from './domain/accounts';
 import { BillingService } from './domain/billing.service';
 import { ensureBootstrap, type BootstrapResult } from './domain/bootstrap';
 import { BILLING_ENTITIES } from './domain/entities';
-import { HoldSweeper } from './domain/hold-sweeper';
-import { DEFAULT_HOLD_TTL_MS, HoldService } from './domain/holds';
 import { KeyService } from './domain/keys';
 import { LedgerService } from './domain/ledger';
+import type { SettleOutcome } from './domain/usage-event';
 import { UsageSettler } from './domain/usage-settler';
+import { UserService } from './domain/users';
+import { EmbeddedLedger } from './embedded/embedded-ledger';
 import { BILLING_MIGRATIONS } from './migrations';
+import { MemoryReservations, type MemoryReservationOptions, type RedisReservations } from './reservations';
 import { subscribeUsageConsumer } from './transport/usage.consumer';
 
 export const BILLING_SCHEMA = 'billing';
+
+export type BillingMode =
+  | { kind: 'redis'; redis: RedisReservations; reconcileIntervalMs?: number }
+  | { kind: 'embedded'; commitWindowMs?: number; journalDir?: string; reservations?: MemoryReservationOptions };
 
 export interface BillingDomainDeps {
   dataSource: DataSource;
   bus: EventBus;
   logger: Logger;
-  /** How long an unsettled hold keeps its money reserved (default 10 minutes). */
-  holdTtlMs?: number;
-  /** How often expired holds are swept back to available (default: 30 s, or the TTL if shorter). */
-  sweepIntervalMs?: number;
-  /**
-   * A separate pool (same database) for settling usage. Holds and settlements of a busy account share
-   * one FIFO connection queue otherwise, and the one settlement lane of an account (events are
-   * handled in order per key) waits behind every queued hold: under load settlement falls further and
-   * further behind, keeping money reserved. With its own connection it keeps pace. Default: the
-   * main DataSource. On the embedded store: a second DataSource with EMBEDDED_POOL_SIZE.
-   */
-  settlementDataSource?: DataSource;
+  mode: BillingMode;
 }
 
 export interface BillingDomain {
   /** The BillingPort implementation. */
   billing: BillingService;
-  settler: UsageSettler;
-  /** Starts consuming usage.recorded (group `billing`) and the expired-hold sweeper. Resolves once subscribed. */
+  /** Settles one usage.recorded event (the bus consumer's handler; standalone calls it directly). */
+  settle(payload: unknown): Promise<SettleOutcome>;
+  /** Embedded mode: the reservations the edge admits with (limits and holds on the same memory). */
+  reservations?: MemoryReservations;
+  /** Starts what runs in the background: the usage consumer and reconciliation (distributed). */
   start(): Promise<void>;
-  /** Stops the sweeper (waiting for a running sweep). Call before destroying the DataSource. */
+  /** Stops it; embedded mode first writes every settled charge (SIGTERM loses nothing). */
   stop(): Promise<void>;
-  /** Deletes expired holds now, giving their money back (the sweeper does this periodically). */
-  sweepExpiredHolds(): Promise<void>;
+  /** Embedded mode: writes every charge settled so far now (tests; shutdown uses stop). */
+  flush(): Promise<void>;
+  /** Distributed mode: one reconciliation pass now. */
+  reconcile(): Promise<ReconcileReport>;
   /** UNIGATE_BOOTSTRAP_KEY handling; idempotent. */
   ensureBootstrap(apiKey: string, creditMicros: number): Promise<BootstrapResult>;
   /** Readiness: the database answers. */
@@ -54,33 +60,49 @@ export interface BillingDomain {
 }
 
 export function createBillingDomain(deps: BillingDomainDeps): BillingDomain {
-  const { dataSource: ds, bus, logger } = deps;
-  const settler = new UsageSettler(deps.settlementDataSource ?? ds, logger);
-  const holdTtlMs = deps.holdTtlMs ?? DEFAULT_HOLD_TTL_MS;
-  const billing = new BillingService(
-    new AccountService(ds),
-    new KeyService(ds, bus),
-    new HoldService(ds, holdTtlMs),
-    new LedgerService(ds),
-  );
-  const sweeper = new HoldSweeper(ds, {
-    intervalMs: deps.sweepIntervalMs ?? Math.min(30_000, holdTtlMs),
-    logger,
-    isOpen: () => ds.isInitialized,
-  });
+  const { dataSource: ds, bus, logger, mode } = deps;
+  const accounts = new AccountService(ds);
+  const keys = new KeyService(ds, bus);
+  const ledger = new LedgerService(ds);
+  const users = new UserService(ds);
+  const common = {
+    ensureBootstrap: (apiKey: string, creditMicros: number) => ensureBootstrap(ds, logger, apiKey, creditMicros),
+    checkReady: async () => void (await ds.query('SELECT 1')),
+  };
+
+  if (mode.kind === 'embedded') {
+    const embedded = new EmbeddedLedger(ds, logger, { windowMs: mode.commitWindowMs, journalDir: mode.journalDir });
+    const reservations = new MemoryReservations(embedded.money, { logger, ...mode.reservations });
+    return {
+      ...common,
+      billing: new BillingService(accounts, keys, ledger, embedded, users),
+      settle: (payload) => embedded.settle(payload),
+      reservations,
+      // Before anything loads an account: charges a killed process settled but never committed.
+      start: async () => void (await embedded.recover()),
+      stop: async () => {
+        await reservations.close();
+        await embedded.drain();
+      },
+      flush: () => embedded.flush(),
+      reconcile: async () => ({ accounts: 0, refreshed: 0, mismatched: 0 }),
+    };
+  }
+
+  const mirror = new RedisMirroredMoney(accounts, mode.redis);
+  const settler = new UsageSettler(ds, logger, mirror.afterSettle);
+  const reconciler = new Reconciler(accounts, mode.redis, logger);
   return {
-    billing,
-    settler,
+    ...common,
+    billing: new BillingService(accounts, keys, ledger, mirror, users),
+    settle: (payload) => settler.handle(payload),
     start: async () => {
       await subscribeUsageConsumer(bus, settler, logger);
-      sweeper.start();
+      reconciler.start(mode.reconcileIntervalMs ?? 30_000);
     },
-    stop: () => sweeper.stop(),
-    sweepExpiredHolds: () => sweeper.sweepNow(),
-    ensureBootstrap: (apiKey, creditMicros) => ensureBootstrap(ds, logger, apiKey, creditMicros),
-    checkReady: async () => {
-      await ds.query('SELECT 1');
-    },
+    stop: () => reconciler.stop(),
+    flush: async () => undefined,
+    reconcile: () => reconciler.run(),
   };
 }
 

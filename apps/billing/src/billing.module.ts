@@ -5,17 +5,18 @@
  */
 import { Inject, Injectable, Module, Optional, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { usdToMicros } from '@unigate/contracts';
-import { createLogger, KafkaEventBus, Readiness, type Logger } from '@unigate/platform';
+import { createLogger, GRPC_HANDLERS, KafkaEventBus, Readiness, type Logger } from '@unigate/platform';
 import type { DataSource } from 'typeorm';
 import { readBillingEnv, type BillingEnv } from './billing.config';
 import { createBillingDomain, openBillingDataSource, type BillingDomain } from './billing.domain';
-import { BILLING_PORT, BillingGrpcController } from './transport/billing.grpc.controller';
+import { connectRedisForReservations, RedisReservations } from './reservations';
+import { billingGrpcHandlers } from './transport/billing.grpc.controller';
 
 const ENV = Symbol('BillingEnv');
 const LOGGER = Symbol('BillingLogger');
 const DATA_SOURCE = Symbol('BillingDataSource');
-const SETTLEMENT_DATA_SOURCE = Symbol('BillingSettlementDataSource');
 const EVENT_BUS = Symbol('BillingEventBus');
+const REDIS = Symbol('BillingRedis');
 const DOMAIN = Symbol('BillingDomain');
 
 @Injectable()
@@ -24,8 +25,8 @@ class BillingLifecycle implements OnApplicationBootstrap, OnApplicationShutdown 
     @Inject(ENV) private readonly env: BillingEnv,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
-    @Inject(SETTLEMENT_DATA_SOURCE) private readonly settlementDs: DataSource,
     @Inject(EVENT_BUS) private readonly bus: KafkaEventBus,
+    @Inject(REDIS) private readonly redis: RedisReservations,
     @Inject(DOMAIN) private readonly domain: BillingDomain,
     @Optional() private readonly readiness?: Readiness,
   ) {}
@@ -37,19 +38,19 @@ class BillingLifecycle implements OnApplicationBootstrap, OnApplicationShutdown 
     await this.domain.start();
     this.readiness?.add('database', () => this.domain.checkReady());
     this.readiness?.add('kafka', () => this.bus.checkReady());
+    this.readiness?.add('redis', () => this.redis.checkReady());
     this.logger.info('billing ready');
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.domain.stop();
     await this.bus.close();
-    if (this.settlementDs.isInitialized) await this.settlementDs.destroy();
+    await this.redis.close();
     if (this.ds.isInitialized) await this.ds.destroy();
   }
 }
 
 @Module({
-  controllers: [BillingGrpcController],
   providers: [
     { provide: ENV, useFactory: () => readBillingEnv() },
     { provide: LOGGER, useFactory: () => createLogger('billing') },
@@ -57,13 +58,6 @@ class BillingLifecycle implements OnApplicationBootstrap, OnApplicationShutdown 
       provide: DATA_SOURCE,
       inject: [ENV, LOGGER],
       useFactory: (env: BillingEnv, logger: Logger) => openBillingDataSource({ url: env.DATABASE_URL, logger }),
-    },
-    {
-      // Settlement's own connections, so usage settles at the pace holds are placed (billing.domain.ts);
-      // after DATA_SOURCE, which has run the migrations.
-      provide: SETTLEMENT_DATA_SOURCE,
-      inject: [ENV, LOGGER, DATA_SOURCE],
-      useFactory: (env: BillingEnv, logger: Logger) => openBillingDataSource({ url: env.DATABASE_URL, poolSize: 2, logger }),
     },
     {
       provide: EVENT_BUS,
@@ -75,12 +69,19 @@ class BillingLifecycle implements OnApplicationBootstrap, OnApplicationShutdown 
       },
     },
     {
-      provide: DOMAIN,
-      inject: [DATA_SOURCE, SETTLEMENT_DATA_SOURCE, EVENT_BUS, LOGGER],
-      useFactory: (dataSource: DataSource, settlementDataSource: DataSource, bus: KafkaEventBus, logger: Logger) =>
-        createBillingDomain({ dataSource, settlementDataSource, bus, logger }),
+      // The copy of the money the edges admit against: billing keeps it in step with the ledger.
+      provide: REDIS,
+      inject: [ENV, LOGGER],
+      useFactory: (env: BillingEnv, logger: Logger) =>
+        new RedisReservations(connectRedisForReservations(env.REDIS_URL, logger, 'unigate-billing'), { logger }),
     },
-    { provide: BILLING_PORT, inject: [DOMAIN], useFactory: (domain: BillingDomain) => domain.billing },
+    {
+      provide: DOMAIN,
+      inject: [DATA_SOURCE, EVENT_BUS, REDIS, LOGGER],
+      useFactory: (dataSource: DataSource, bus: KafkaEventBus, redis: RedisReservations, logger: Logger) =>
+        createBillingDomain({ dataSource, bus, logger, mode: { kind: 'redis', redis } }),
+    },
+    { provide: GRPC_HANDLERS, inject: [DOMAIN], useFactory: (domain: BillingDomain) => ({ billing: billingGrpcHandlers(domain.billing) }) },
     BillingLifecycle,
   ],
 })

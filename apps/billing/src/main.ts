@@ -2,4 +2,4 @@ import '@unigate/platform/telemetry-register';
 import { runService } from '@unigate/platform';
 import { BillingAppModule } from './billing.module';
 
-void runService({ name: 'billing', module: BillingAppModule, grpc: 'billing' });
+void runService({ name: 'billing', module: BillingAppModule, grpc: true });

@@ -75,7 +75,11 @@ test('bootstrap is idempotent: one account, one key, credit only on first creati
   const { account_id, key_id } = results[0];
   expect(results[1]).toMatchObject({ account_id, key_id });
 
-  await h.domain.billing.placeHold({ request_id: 'r-boot', account_id, key_id, amount_micros: 1 });
+  await h.reservations.admit({
+    principal: { key_id, account_id, models: [], rate_limit_rpm: null, max_concurrency: null },
+    request_id: 'r-boot',
+    amount_micros: 1,
+  });
   const again = await h.domain.ensureBootstrap(key, 500_000_000); // a "restart" with another credit setting
   expect(again).toEqual({ account_id, key_id, created_account: false, created_key: false });
   expect(await h.domain.billing.getAccount(account_id)).toMatchObject({ name: 'bootstrap', balance_usd: 100 });

@@ -3,13 +3,20 @@
  * KAFKA_TOPIC_PREFIX, UNIGATE_BOOTSTRAP_*) under runService, called over real gRPC with the shared
  * proto and loader options. Errors come back as the same GatewayError (fromGrpcError).
  */
-import { credentials, loadPackageDefinition, type ServiceError } from '@grpc/grpc-js';
-import { loadSync } from '@grpc/proto-loader';
+import type { ServiceError } from '@grpc/grpc-js';
 import type { INestApplication } from '@nestjs/common';
-import { GatewayError, TOPICS, type LedgerEntryView } from '@unigate/contracts';
-import { fromGrpcError, KafkaEventBus, runService } from '@unigate/platform';
-import { LOADER_OPTIONS, SERVICES } from '@unigate/proto';
-import { createTestDatabase, freePort, httpStatus, kafkaBrokers, uniqueName, waitForHttp, type TestDatabase } from '@unigate/testing';
+import { TOPICS } from '@unigate/contracts';
+import { fromGrpcError, grpcClient, KafkaEventBus, runService } from '@unigate/platform';
+import {
+  createTestDatabase,
+  freePort,
+  httpStatus,
+  kafkaBrokers,
+  redisUrl,
+  uniqueName,
+  waitForHttp,
+  type TestDatabase,
+} from '@unigate/testing';
 import { BillingAppModule, hashApiKey } from '../src';
 import { logger, usageEvent, waitFor } from './harness';
 
@@ -30,6 +37,7 @@ beforeAll(async () => {
   const grpcPort = await freePort();
   Object.assign(process.env, {
     DATABASE_URL: db.url,
+    REDIS_URL: redisUrl(),
     KAFKA_TOPIC_PREFIX: prefix,
     UNIGATE_BOOTSTRAP_KEY: BOOTSTRAP_KEY,
     UNIGATE_BOOTSTRAP_CREDIT_USD: '2.5',
@@ -38,15 +46,17 @@ beforeAll(async () => {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
   });
-  app = await runService({ name: 'billing', module: BillingAppModule, grpc: 'billing' });
+  app = await runService({ name: 'billing', module: BillingAppModule, grpc: true });
 
-  const svc = SERVICES.billing;
-  const pkg = loadPackageDefinition(loadSync(svc.protoPath, { ...LOADER_OPTIONS })) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  const Ctor = svc.package.split('.').reduce((o, k) => o[k], pkg)[svc.service];
-  const raw = new Ctor(`127.0.0.1:${grpcPort}`, credentials.createInsecure());
+  const raw = grpcClient('billing', `127.0.0.1:${grpcPort}`) as unknown as Record<
+    string,
+    (req: object, cb: (err: ServiceError | null, res: unknown) => void) => void
+  >;
   client = new Proxy({} as Record<string, Call>, {
     get: (_t, method: string) => (req: object) =>
-      new Promise((resolve, reject) => raw[method](req, (err: ServiceError | null, res: unknown) => (err ? reject(fromGrpcError(err)) : resolve(res)))),
+      new Promise((resolve, reject) =>
+        raw[method](req, (err: ServiceError | null, res: unknown) => (err ? reject(fromGrpcError(err)) : resolve(res))),
+      ),
   });
   bus = new KafkaEventBus({ brokers: kafkaBrokers(), clientId: 'billing-grpc-test', topicPrefix: prefix, logger });
 });
@@ -68,31 +78,35 @@ test('every rpc works end to end, with int64 money as strings and errors as Gate
   expect(await client.Credit({ account_id: acc.id, amount_micros: '1000000', reference: 'r1' })).toEqual({ balance_usd: 4 });
   expect(await client.Credit({ account_id: acc.id, amount_micros: '1000000', reference: 'r1' })).toEqual({ balance_usd: 4 });
 
-  const key = await client.CreateKey({ account_id: acc.id, spec_json: JSON.stringify({ models: ['m1'], rate_limit_rpm: 10 }) });
+  const key = await client.CreateKey({ account_id: acc.id, models: ['m1'], rate_limit_rpm: 10 });
   expect(key.key).toMatch(/^sk-/);
   const auth = await client.Authenticate({ key_hash: hashApiKey(key.key) });
-  expect(auth).toEqual({ found: true, principal: { key_id: key.id, account_id: acc.id, models: ['m1'], rate_limit_rpm: 10, max_concurrency: 0 } });
+  expect(auth).toEqual({
+    found: true,
+    principal: { key_id: key.id, account_id: acc.id, models: ['m1'], rate_limit_rpm: 10, max_concurrency: 0 },
+  });
 
-  const held = await client.PlaceHold({ request_id: 'g-1', account_id: acc.id, key_id: key.id, amount_micros: '3500000' });
-  expect(held.hold_id).toEqual(expect.any(String));
-  const short = await client.PlaceHold({ request_id: 'g-2', account_id: acc.id, key_id: key.id, amount_micros: '1000000' }).catch((e) => e);
-  expect(short).toBeInstanceOf(GatewayError);
-  expect(short).toMatchObject({ status: 402, code: 'insufficient_balance' });
-  expect(await client.GetAccount({ account_id: acc.id })).toMatchObject({ balance_usd: 4, reserved_usd: 3.5 });
-  expect(await client.ReleaseHold({ hold_id: held.hold_id })).toEqual({});
+  // What an edge loads into Redis before its first admission for the account.
+  expect(await client.GetAccountMoney({ account_id: acc.id })).toEqual({ found: true, balance_micros: '4000000', version: '1' });
+  expect(await client.GetAccountMoney({ account_id: '00000000-0000-4000-8000-000000000000' })).toMatchObject({ found: false });
+  expect(await client.ReleaseHold({ account_id: acc.id, hold_id: 'never-held' })).toEqual({});
 
   // usage.recorded over Kafka into the module's consumer, then read back through ListUsage.
   await bus.publish(TOPICS.usageRecorded, acc.id, usageEvent(acc.id, { request_id: 'g-3', cost_micros: 1_500_000 }));
-  await waitFor('settlement', async () => JSON.parse((await client.ListUsage({ account_id: acc.id })).json).length === 1);
-  const usage: LedgerEntryView[] = JSON.parse((await client.ListUsage({ account_id: acc.id })).json);
-  expect(usage[0]).toMatchObject({ request_id: 'g-3', cost_micros: 1_500_000, cost_usd: 1.5 });
+  await waitFor('settlement', async () => (await client.ListUsage({ account_id: acc.id })).entries.length === 1);
+  const [entry] = (await client.ListUsage({ account_id: acc.id })).entries;
+  expect(entry).toMatchObject({ request_id: 'g-3', cost_micros: '1500000' });
+  expect(JSON.parse(entry.units.toString())).toEqual(usageEvent(acc.id, { request_id: 'g-3' }).units);
   expect(await client.GetAccount({ account_id: acc.id })).toMatchObject({ balance_usd: 2.5, reserved_usd: 0 });
 
   expect(await client.RevokeKey({ key_id: key.id })).toEqual({});
   expect(await client.Authenticate({ key_hash: hashApiKey(key.key) })).toMatchObject({ found: false });
 
   await expect(client.GetAccount({ account_id: '00000000-0000-4000-8000-000000000000' })).rejects.toMatchObject({ status: 404 });
-  await expect(client.CreateKey({ account_id: acc.id, spec_json: '{nope' })).rejects.toMatchObject({ status: 400, code: 'invalid_json' });
+  await expect(client.CreateKey({ account_id: acc.id, rate_limit_rpm: -1 })).rejects.toMatchObject({
+    status: 400,
+    param: 'rate_limit_rpm',
+  });
   await expect(client.Credit({ account_id: acc.id, amount_micros: '0', reference: '' })).rejects.toMatchObject({ status: 400 });
 });
 

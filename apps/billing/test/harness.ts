@@ -1,38 +1,77 @@
-/** Shared setup for billing's integration tests: a fresh database per file and the composed domain. */
+/**
+ * Shared setup for billing's integration tests: a fresh database per file and billing composed in
+ * one of its two modes — `redis` (the distributed deployment: ledger in Postgres, holds and the
+ * balance copy in the local Redis under a unique key prefix) or `embedded` (standalone's memory-fronted
+ * ledger, here on the Postgres server).
+ */
 import { randomUUID } from 'node:crypto';
-import type { UsageRecorded } from '@unigate/contracts';
+import type { KeyPrincipal, UsageRecorded } from '@unigate/contracts';
 import { createLogger, InMemoryEventBus, type EventBus } from '@unigate/platform';
-import { createTestDatabase, type TestDatabase } from '@unigate/testing';
+import { createTestDatabase, redisUrl, uniqueName, type TestDatabase } from '@unigate/testing';
 import type { DataSource } from 'typeorm';
 import { createBillingDomain, openBillingDataSource, type BillingDomain } from '../src';
+import { connectRedisForReservations, RedisReservations, type Reservations } from '../src/reservations';
 
 export const logger = createLogger('billing-test', 'silent');
 
+export type Mode = 'redis' | 'embedded';
+
 export interface Harness {
+  mode: Mode;
   db: TestDatabase;
   ds: DataSource;
   bus: InMemoryEventBus;
   domain: BillingDomain;
+  /** What the edge admits with: the Redis store (another replica's connection) or the embedded memory. */
+  reservations: Reservations;
+  /** Redis mode: billing's own connection to the store. */
+  redis?: RedisReservations;
   close(): Promise<void>;
 }
 
-export async function startHarness(opts: { bus?: EventBus; holdTtlMs?: number; poolSize?: number } = {}): Promise<Harness> {
+export async function startHarness(opts: { mode?: Mode; bus?: EventBus; commitWindowMs?: number } = {}): Promise<Harness> {
+  const mode = opts.mode ?? 'redis';
   const db = await createTestDatabase('billing');
-  const ds = await openBillingDataSource({ url: db.url, logger, poolSize: opts.poolSize });
+  const ds = await openBillingDataSource({ url: db.url, logger });
   const bus = new InMemoryEventBus({ logger, retryBackoff: { initialMs: 10, maxMs: 50 } });
-  const domain = createBillingDomain({ dataSource: ds, bus: opts.bus ?? bus, logger, holdTtlMs: opts.holdTtlMs });
+  const keyPrefix = `${uniqueName('billing')}:`;
+  const redis = mode === 'redis' ? new RedisReservations(connectRedisForReservations(redisUrl()), { keyPrefix }) : undefined;
+  const domain = createBillingDomain({
+    dataSource: ds,
+    bus: opts.bus ?? bus,
+    logger,
+    mode: redis ? { kind: 'redis', redis, reconcileIntervalMs: 3_600_000 } : { kind: 'embedded', commitWindowMs: opts.commitWindowMs },
+  });
+  // An edge replica: its own Redis connection, loading missing balances through billing.
+  const edge = redis
+    ? new RedisReservations(connectRedisForReservations(redisUrl()), { keyPrefix, load: (id) => domain.billing.accountMoney(id) })
+    : domain.reservations!;
   return {
+    mode,
     db,
     ds,
     bus,
     domain,
+    reservations: edge,
+    redis,
     close: async () => {
       await domain.stop();
+      await edge.close();
+      await redis?.close();
       await bus.close();
       await ds.destroy();
       await db.drop();
     },
   };
+}
+
+export function principal(accountId: string, limits: Partial<Pick<KeyPrincipal, 'rate_limit_rpm' | 'max_concurrency'>> = {}): KeyPrincipal {
+  return { key_id: `key_${randomUUID()}`, account_id: accountId, models: [], rate_limit_rpm: null, max_concurrency: null, ...limits };
+}
+
+/** Holds `amount` for a new request of the account; the admission it got. */
+export function hold(h: Harness, accountId: string, amount: number, requestId = `req_${randomUUID()}`) {
+  return h.reservations.admit({ principal: principal(accountId), request_id: requestId, amount_micros: amount });
 }
 
 export function usageEvent(accountId: string, fields: Partial<UsageRecorded> = {}): UsageRecorded {
@@ -65,6 +104,17 @@ export async function waitFor(what: string, cond: () => Promise<boolean> | boole
   const deadline = Date.now() + timeoutMs;
   while (!(await cond())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** Redis mode: the ledger's balance, and the copy in Redis with its reservations. */
+export async function readMoney(h: Harness, accountId: string) {
+  const copy = await h.redis!.read(accountId);
+  return { balance: await balanceMicros(h.ds, accountId), copy: copy?.balance_micros, reserved: copy?.reserved_micros };
+}
+
+/** Redis mode: billing composed again on the harness's database and store, with another bus. */
+export function redisDomain(h: Harness, bus: EventBus) {
+  return createBillingDomain({ dataSource: h.ds, bus, logger, mode: { kind: 'redis', redis: h.redis!, reconcileIntervalMs: 3_600_000 } });
 }

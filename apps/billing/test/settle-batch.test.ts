@@ -4,12 +4,14 @@
  * unknown accounts and malformed events rejected in place, holds deleted, several accounts at once.
  */
 import type { UsageRecorded } from '@unigate/contracts';
-import { startHarness, usageEvent, type Harness } from './harness';
-import { readMoney } from './storm';
+import { UsageSettler } from '../src';
+import { hold, logger, readMoney, startHarness, usageEvent, type Harness } from './harness';
 
 let h: Harness;
+let settler: UsageSettler;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ mode: 'redis' });
+  settler = new UsageSettler(h.ds, logger, (account, money, holdId) => h.redis!.applyLedger(account, money, holdId));
 });
 afterAll(() => h.close());
 
@@ -27,8 +29,8 @@ test('a batch charges in delivery order and clamps at zero exactly as one-by-one
   const make = (accountId: string, prefix: string) =>
     costs.map((cost_micros, i) => usageEvent(accountId, { request_id: `${prefix}-${i}`, cost_micros }));
 
-  expect(await h.domain.settler.handleBatch(make(batched.id, 'b'))).toEqual(['settled', 'settled', 'settled', 'settled']);
-  for (const ev of make(single.id, 's')) expect(await h.domain.settler.handle(ev)).toBe('settled');
+  expect(await settler.handleBatch(make(batched.id, 'b'))).toEqual(['settled', 'settled', 'settled', 'settled']);
+  for (const ev of make(single.id, 's')) expect(await settler.handle(ev)).toBe('settled');
 
   const strip = (rows: Awaited<ReturnType<typeof entries>>) => rows.map(({ cost, charged, after }) => ({ cost, charged, after }));
   expect(strip(await entries(batched.id))).toEqual([
@@ -38,34 +40,35 @@ test('a batch charges in delivery order and clamps at zero exactly as one-by-one
     { cost: '1000', charged: '0', after: '0' },
   ]);
   expect(strip(await entries(single.id))).toEqual(strip(await entries(batched.id)));
-  expect((await readMoney(h.ds, batched.id)).balance).toBe(0);
+  expect((await readMoney(h, batched.id)).balance).toBe(0);
 });
 
 test('duplicates, unknown accounts and malformed events are reported in place; holds of several accounts go', async () => {
   const a = await h.domain.billing.createAccount('batch-a', 100_000);
   const b = await h.domain.billing.createAccount('batch-b', 100_000);
-  const holdA = await h.domain.billing.placeHold({ request_id: 'ba-1', account_id: a.id, key_id: 'k', amount_micros: 20_000 });
-  await h.domain.billing.placeHold({ request_id: 'bb-1', account_id: b.id, key_id: 'k', amount_micros: 30_000 });
+  const holdA = await hold(h, a.id, 20_000, 'ba-1');
+  await hold(h, b.id, 30_000, 'bb-1');
   const earlier = usageEvent(a.id, { request_id: 'ba-0', cost_micros: 5 });
-  expect(await h.domain.settler.handle(earlier)).toBe('settled');
+  expect(await settler.handle(earlier)).toBe('settled');
 
   const events: unknown[] = [
-    usageEvent(a.id, { request_id: 'ba-1', hold_id: holdA.hold_id, cost_micros: 7_000 }), // by hold id
+    usageEvent(a.id, { request_id: 'ba-1', hold_id: holdA.holdId, cost_micros: 7_000 }), // by hold id
     { ...earlier, event_id: 'replayed' }, // settled before
     usageEvent(b.id, { request_id: 'bb-1', hold_id: null, cost_micros: 9_000 }), // hold found by request id
     { nonsense: true },
     usageEvent('00000000-0000-4000-8000-000000000000', { request_id: 'ghost' }),
     usageEvent(b.id, { request_id: 'bb-1', cost_micros: 9_000 }), // a second copy within the batch
   ];
-  expect(await h.domain.settler.handleBatch(events)).toEqual(['settled', 'duplicate', 'settled', 'rejected', 'rejected', 'duplicate']);
+  expect(await settler.handleBatch(events)).toEqual(['settled', 'duplicate', 'settled', 'rejected', 'rejected', 'duplicate']);
 
-  expect(await readMoney(h.ds, a.id)).toEqual({ balance: 100_000 - 5 - 7_000, reserved: 0, held: 0, holds: 0 });
-  expect(await readMoney(h.ds, b.id)).toEqual({ balance: 100_000 - 9_000, reserved: 0, held: 0, holds: 0 });
+  // The ledger and its copy in Redis agree, and every hold of the batch is gone.
+  expect(await readMoney(h, a.id)).toEqual({ balance: 100_000 - 5 - 7_000, copy: 100_000 - 5 - 7_000, reserved: 0 });
+  expect(await readMoney(h, b.id)).toEqual({ balance: 100_000 - 9_000, copy: 100_000 - 9_000, reserved: 0 });
   expect((await entries(a.id)).map((e) => e.request_id).sort()).toEqual(['ba-0', 'ba-1']);
   expect((await entries(b.id)).map((e) => e.request_id)).toEqual(['bb-1']);
 
   // Delivered again as a whole: nothing changes.
-  expect(await h.domain.settler.handleBatch(events as UsageRecorded[])).toEqual([
+  expect(await settler.handleBatch(events as UsageRecorded[])).toEqual([
     'duplicate',
     'duplicate',
     'duplicate',
@@ -73,5 +76,5 @@ test('duplicates, unknown accounts and malformed events are reported in place; h
     'rejected',
     'duplicate',
   ]);
-  expect((await readMoney(h.ds, b.id)).balance).toBe(100_000 - 9_000);
+  expect(await readMoney(h, b.id)).toEqual({ balance: 100_000 - 9_000, copy: 100_000 - 9_000, reserved: 0 });
 });

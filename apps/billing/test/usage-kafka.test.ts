@@ -6,8 +6,7 @@
 import { TOPICS } from '@unigate/contracts';
 import { KafkaEventBus, type EventBus, type EventHandler } from '@unigate/platform';
 import { kafkaBrokers, uniqueName } from '@unigate/testing';
-import { createBillingDomain } from '../src';
-import { balanceMicros, ledgerCount, logger, startHarness, usageEvent, waitFor, type Harness } from './harness';
+import { balanceMicros, ledgerCount, logger, redisDomain, startHarness, usageEvent, waitFor, type Harness } from './harness';
 
 let h: Harness;
 const buses: KafkaEventBus[] = [];
@@ -20,7 +19,13 @@ afterEach(async () => {
 afterAll(() => h.close());
 
 function kafkaBus(topicPrefix: string): KafkaEventBus {
-  const bus = new KafkaEventBus({ brokers: kafkaBrokers(), clientId: 'billing-test', topicPrefix, logger, retryBackoff: { initialMs: 50, maxMs: 500 } });
+  const bus = new KafkaEventBus({
+    brokers: kafkaBrokers(),
+    clientId: 'billing-test',
+    topicPrefix,
+    logger,
+    retryBackoff: { initialMs: 50, maxMs: 500 },
+  });
   buses.push(bus);
   return bus;
 }
@@ -41,7 +46,7 @@ function slowed(inner: EventBus, delayMs: number): EventBus {
 test('the same usage event delivered twice lands in the ledger exactly once', async () => {
   const prefix = uniqueName('billing_usage');
   const bus = kafkaBus(prefix);
-  const domain = createBillingDomain({ dataSource: h.ds, bus, logger });
+  const domain = redisDomain(h, bus);
   await domain.start();
   const acc = await domain.billing.createAccount('kafka-dup', 1_000_000);
 
@@ -62,7 +67,7 @@ test('a consumer stopped mid-stream and restarted loses nothing and duplicates n
   const producer = kafkaBus(prefix);
   const acc = await h.domain.billing.createAccount('kafka-restart', 10_000_000);
   const firstBus = kafkaBus(prefix);
-  const first = createBillingDomain({ dataSource: h.ds, bus: slowed(firstBus, 100), logger });
+  const first = redisDomain(h, slowed(firstBus, 100));
   await first.start();
 
   const total = 40;
@@ -77,12 +82,14 @@ test('a consumer stopped mid-stream and restarted loses nothing and duplicates n
   for (const ev of events.slice(30)) await producer.publish(TOPICS.usageRecorded, acc.id, ev);
   await producer.publish(TOPICS.usageRecorded, acc.id, events[0]);
 
-  const second = createBillingDomain({ dataSource: h.ds, bus: kafkaBus(prefix), logger });
+  const second = redisDomain(h, kafkaBus(prefix));
   await second.start();
   await waitFor('every event', async () => (await ledgerCount(h.ds, acc.id)) >= total, 60_000);
 
   expect(await ledgerCount(h.ds, acc.id)).toBe(total);
   expect(await balanceMicros(h.ds, acc.id)).toBe(10_000_000 - total * 1_000);
-  const rows: Array<{ request_id: string }> = await h.ds.query(`SELECT request_id FROM billing.ledger_entries WHERE account_id = $1`, [acc.id]);
+  const rows: Array<{ request_id: string }> = await h.ds.query(`SELECT request_id FROM billing.ledger_entries WHERE account_id = $1`, [
+    acc.id,
+  ]);
   expect(new Set(rows.map((r) => r.request_id))).toEqual(new Set(events.map((e) => e.request_id)));
 });

@@ -6,9 +6,11 @@
 import { buildCatalogData, type Env } from './config/build-catalog-data';
 import { catalogConfigSchema } from './config/config.schema';
 import { loadCatalogConfig } from './config/load-config';
-import { CatalogService } from './domain/catalog.service';
-import { DEFAULT_SIM_URL } from './domain/protocols';
-import type { RandomSource } from './domain/random';
+import { CatalogService } from './lookup/catalog.service';
+import type { RandomSource } from './lookup/random';
+
+/** Where `npm start` serves the simulator: every model's upstream unless UNIGATE_CONFIG routes it. */
+export const DEFAULT_SIM_URL = 'http://127.0.0.1:8090';
 
 export interface CreateCatalogOptions {
   /** Defaults to process.env. Reads UNIGATE_CONFIG, UNIGATE_SIM_URL and the providers' api_key_env names. */

@@ -2,4 +2,4 @@ import '@unigate/platform/telemetry-register';
 import { runService } from '@unigate/platform';
 import { CatalogAppModule } from './catalog.module';
 
-runService({ name: 'catalog', module: CatalogAppModule, grpc: 'catalog' });
+runService({ name: 'catalog', module: CatalogAppModule, grpc: true });

@@ -1,24 +1,31 @@
 /**
- * The catalog Nest microservice over real gRPC: started in-process on a free port with the same proto and
- * loader options the services use, called with a plain @grpc/grpc-js client.
+ * The catalog module's gRPC handlers over real gRPC: served in-process on a free port by the same
+ * server the service process runs, called with the generated client; answers are decoded against the
+ * contracts schemas like the edge does.
  */
 import 'reflect-metadata';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
-import type { INestMicroservice } from '@nestjs/common';
+import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
-import { GatewayError, type ModelInfo, type ModelRoute } from '@unigate/contracts';
-import { fromGrpcError } from '@unigate/platform';
-import { LOADER_OPTIONS, SERVICES } from '@unigate/proto';
+import { GatewayError, modelInfoSchema, modelRouteSchema, type ModelInfo, type ModelRoute } from '@unigate/contracts';
+import {
+  decodeJson,
+  fromGrpcError,
+  GRPC_HANDLERS,
+  grpcClient,
+  startGrpcServer,
+  unary,
+  type GrpcHandlers,
+  type GrpcServer,
+} from '@unigate/platform';
+import type { CatalogServiceClient, ModelList__Output, Route__Output } from '@unigate/proto';
 import { freePort } from '@unigate/testing';
 import { CatalogAppModule } from '../src/catalog.module';
 
-type Unary = (req: object, cb: (err: grpc.ServiceError | null, reply: { json: string }) => void) => void;
-type CatalogClient = grpc.Client & { Resolve: Unary; List: Unary };
+type CatalogClient = CatalogServiceClient;
 
 const ENV_KEYS = ['UNIGATE_CONFIG', 'UNIGATE_SIM_URL', 'CATALOG_TEST_SIGMA_KEY'] as const;
 const savedEnv = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
@@ -29,22 +36,25 @@ function writeConfig(text: string): string {
   return path;
 }
 
-async function startCatalog(port: number): Promise<INestMicroservice> {
-  const svc = SERVICES.catalog;
-  const app = await NestFactory.createMicroservice<MicroserviceOptions>(CatalogAppModule, {
-    transport: Transport.GRPC,
-    options: { package: svc.package, protoPath: svc.protoPath, url: `127.0.0.1:${port}`, loader: { ...LOADER_OPTIONS } },
-    logger: false,
-    abortOnError: false,
-  });
-  await app.listen();
-  return app;
+interface Started {
+  context: INestApplicationContext;
+  server: GrpcServer;
+  close(): Promise<void>;
 }
 
-function call(client: CatalogClient, method: 'Resolve' | 'List', req: object): Promise<unknown> {
-  return new Promise((resolve, reject) =>
-    client[method](req, (err, reply) => (err ? reject(err) : resolve(JSON.parse(reply.json) as unknown))),
-  );
+async function startCatalog(port: number): Promise<Started> {
+  const context = await NestFactory.createApplicationContext(CatalogAppModule, { logger: false, abortOnError: false });
+  const server = await startGrpcServer(`127.0.0.1:${port}`, context.get<GrpcHandlers>(GRPC_HANDLERS));
+  return { context, server, close: async () => (await server.close(), await context.close()) };
+}
+
+async function call(client: CatalogClient, method: 'Resolve' | 'List', req: object): Promise<unknown> {
+  if (method === 'List') {
+    const reply = await unary<object, ModelList__Output>(client.List.bind(client), req);
+    return reply.models.map((m) => decodeJson(modelInfoSchema, m, 'model', 'peer'));
+  }
+  const reply = await unary<object, Route__Output>(client.Resolve.bind(client), req);
+  return decodeJson(modelRouteSchema, reply.route, 'route', 'peer');
 }
 
 afterAll(() => {
@@ -55,7 +65,7 @@ afterAll(() => {
 });
 
 describe('catalog gRPC service', () => {
-  let app: INestMicroservice;
+  let app: Started;
   let client: CatalogClient;
 
   beforeAll(async () => {
@@ -75,11 +85,7 @@ aliases:
 `);
     const port = await freePort();
     app = await startCatalog(port);
-    const def = protoLoader.loadSync(SERVICES.catalog.protoPath, { ...LOADER_OPTIONS });
-    const loaded = grpc.loadPackageDefinition(def) as unknown as {
-      unigate: { catalog: { v1: { CatalogService: new (addr: string, creds: grpc.ChannelCredentials) => CatalogClient } } };
-    };
-    client = new loaded.unigate.catalog.v1.CatalogService(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    client = grpcClient('catalog', `127.0.0.1:${port}`);
   });
 
   afterAll(async () => {
@@ -87,9 +93,9 @@ aliases:
     await app?.close();
   });
 
-  it('lists every model as JSON', async () => {
+  it('lists every model, each decoded against the model schema', async () => {
     const models = (await call(client, 'List', {})) as ModelInfo[];
-    expect(models).toHaveLength(39);
+    expect(models).toHaveLength(41);
     expect(models.find((m) => m.id === 'omega-k3')).toMatchObject({ family: 'omega', kind: 'chat', context_window: 1_048_576 });
     expect(models.find((m) => m.id === 'sigma-opus-4-7')!.prices.output_per_mtok).toBe(20_000_000);
   });
@@ -98,7 +104,15 @@ aliases:
     const route = (await call(client, 'Resolve', { model: 'gamma-2.5-pro' })) as ModelRoute;
     expect(route.model.id).toBe('gamma-2.5-pro');
     expect(route.channels).toEqual([
-      { id: 'sim', protocol: 'gemini-generate', base_url: 'http://sim.test:8090', api_key: '', upstream_model: 'gamma-2.5-pro', priority: 0, weight: 1 },
+      {
+        id: 'sim',
+        protocol: 'gemini-generate',
+        base_url: 'http://sim.test:8090',
+        api_key: '',
+        upstream_model: 'gamma-2.5-pro',
+        priority: 0,
+        weight: 1,
+      },
     ]);
   });
 
@@ -106,16 +120,26 @@ aliases:
     const route = (await call(client, 'Resolve', { model: 'opus' })) as ModelRoute;
     expect(route.model.id).toBe('sigma-opus-4-7');
     expect(route.channels).toEqual([
-      { id: 'sigma', protocol: 'anthropic-messages', base_url: 'https://api.sigma.test', api_key: 'sk-from-env', upstream_model: 'opus-upstream', priority: 1, weight: 1 },
+      {
+        id: 'sigma',
+        protocol: 'anthropic-messages',
+        base_url: 'https://api.sigma.test',
+        api_key: 'sk-from-env',
+        upstream_model: 'opus-upstream',
+        priority: 1,
+        weight: 1,
+      },
     ]);
     const dated = (await call(client, 'Resolve', { model: 'claude-sonnet-4-5-20250929' })) as ModelRoute;
     expect(dated.model.id).toBe('sigma-sonnet-4-6');
   });
 
   it('answers an unknown model with NOT_FOUND carrying the typed error', async () => {
-    const err = await call(client, 'Resolve', { model: 'sigma-sonnet-9' }).catch((e: unknown) => e);
-    expect((err as grpc.ServiceError).code).toBe(grpc.status.NOT_FOUND);
-    const typed = fromGrpcError(err);
+    const raw = await new Promise<grpc.ServiceError | null>((resolve) =>
+      client.Resolve({ model: 'sigma-sonnet-9' }, (err) => resolve(err)),
+    );
+    expect(raw?.code).toBe(grpc.status.NOT_FOUND);
+    const typed = fromGrpcError(raw);
     expect(typed).toBeInstanceOf(GatewayError);
     expect(typed).toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
     expect(typed.message).toContain("'sigma-sonnet-9'");
@@ -124,7 +148,9 @@ aliases:
 
 describe('catalog start-up', () => {
   it('refuses to start with a bad UNIGATE_CONFIG, naming the field', async () => {
-    process.env.UNIGATE_CONFIG = writeConfig('providers:\n  - { name: x, protocol: openai-chat, base_url: "https://x.test/v1", api_key_env: CATALOG_TEST_UNSET_KEY }\n');
+    process.env.UNIGATE_CONFIG = writeConfig(
+      'providers:\n  - { name: x, protocol: openai-chat, base_url: "https://x.test/v1", api_key_env: CATALOG_TEST_UNSET_KEY }\n',
+    );
     delete process.env.CATALOG_TEST_UNSET_KEY;
     const port = await freePort();
     await expect(startCatalog(port)).rejects.toThrow('providers[0].api_key_env: environment variable CATALOG_TEST_UNSET_KEY is not set');

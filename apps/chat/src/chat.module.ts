@@ -1,35 +1,89 @@
 import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { brokersList, createLogger, KafkaEventBus, Readiness, readEnv, type EventBus } from '@unigate/platform';
+import {
+  brokersList,
+  createLogger,
+  endpointServiceHandlers,
+  GRPC_HANDLERS,
+  serviceEventBus,
+  publishUsage,
+  Readiness,
+  readEnv,
+  shutdownTimeoutMs,
+  UsageRecorder,
+  type EventBus,
+} from '@unigate/platform';
+import type { DataSource } from 'typeorm';
 import { z } from 'zod';
-import { createChatService, createMessagesService } from './create-chat';
-import { CHAT_SERVICE, MESSAGES_SERVICE } from './tokens';
-import { ChatGrpcController } from './transport/chat.grpc.controller';
+import { createChatService } from './create-chat';
+import { openChatDataSource } from './store/chat-data-source';
+import { TypeOrmResponsesStore } from './store/typeorm-responses-store';
 
-const env = z.object({ KAFKA_BROKERS: brokersList, KAFKA_TOPIC_PREFIX: z.string().default('') });
+const env = z.object({
+  DATABASE_URL: z.string().min(1, 'DATABASE_URL is required (stored Responses live in the chat schema)'),
+  KAFKA_BROKERS: brokersList,
+  KAFKA_TOPIC_PREFIX: z.string().default(''),
+});
+type ChatEnv = z.infer<typeof env>;
+
+const ENV = Symbol('ENV');
 const BUS = Symbol('BUS');
+const DATA_SOURCE = Symbol('DATA_SOURCE');
+const RESPONSES = Symbol('RESPONSES');
+const USAGE = Symbol('USAGE');
 
-/** The chat service process: gRPC controller over the chat domain, usage events to Kafka. */
+/**
+ * The chat service process: the chat endpoints' runner behind EndpointService, usage events to Kafka,
+ * stored Responses in its own Postgres schema (`chat`).
+ */
 @Module({
-  controllers: [ChatGrpcController],
   providers: [
+    { provide: ENV, useFactory: () => readEnv(env) },
     {
       provide: BUS,
-      inject: [Readiness],
-      useFactory: (readiness: Readiness) => {
-        const e = readEnv(env);
-        const bus = new KafkaEventBus({ brokers: e.KAFKA_BROKERS, clientId: 'unigate-chat', topicPrefix: e.KAFKA_TOPIC_PREFIX, logger: createLogger('chat') });
-        readiness.add('kafka', () => bus.checkReady());
-        return bus;
+      inject: [ENV, Readiness],
+      useFactory: (e: ChatEnv, readiness: Readiness) => serviceEventBus('chat', e, readiness),
+    },
+    {
+      provide: DATA_SOURCE,
+      inject: [ENV],
+      useFactory: (e: ChatEnv) => openChatDataSource({ url: e.DATABASE_URL, logger: createLogger('chat') }),
+    },
+    {
+      provide: RESPONSES,
+      inject: [DATA_SOURCE, Readiness],
+      useFactory: (ds: DataSource, readiness: Readiness) => {
+        const store = new TypeOrmResponsesStore(ds);
+        readiness.add('database', () => store.checkReady());
+        return store;
       },
     },
-    { provide: CHAT_SERVICE, inject: [BUS], useFactory: (bus: EventBus) => createChatService({ bus, logger: createLogger('chat') }) },
-    { provide: MESSAGES_SERVICE, inject: [BUS], useFactory: (bus: EventBus) => createMessagesService({ bus, logger: createLogger('chat') }) },
+    { provide: USAGE, inject: [BUS], useFactory: (bus: EventBus) => new UsageRecorder(publishUsage(bus), createLogger('chat')) },
+    {
+      provide: GRPC_HANDLERS,
+      inject: [USAGE, RESPONSES],
+      useFactory: (usage: UsageRecorder, responses: TypeOrmResponsesStore) => ({
+        endpoint: endpointServiceHandlers(
+          createChatService({
+            usage,
+            logger: createLogger('chat'),
+            responses,
+          }),
+        ),
+      }),
+    },
   ],
 })
 export class ChatAppModule implements OnApplicationShutdown {
-  constructor(@Inject(BUS) private readonly bus: EventBus) {}
+  constructor(
+    @Inject(BUS) private readonly bus: EventBus,
+    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    @Inject(USAGE) private readonly usage: UsageRecorder,
+  ) {}
 
   async onApplicationShutdown() {
+    // Calls have drained (gRPC closed first): their usage reaches the bus before it closes.
+    await this.usage.flush(shutdownTimeoutMs());
     await this.bus.close();
+    if (this.ds.isInitialized) await this.ds.destroy();
   }
 }

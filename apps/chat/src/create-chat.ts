@@ -1,14 +1,15 @@
-import type { EventBus, Logger } from '@unigate/platform';
-import { chatProviderFor, messagesProviderFor } from '@unigate/providers';
-import { ChatCompletionService } from './domain/chat-completion.service';
-import { MessagesService } from './domain/messages.service';
+import type { EndpointPort, UsageSink } from '@unigate/contracts';
+import { EndpointRunner, serviceEndpoints } from '@unigate/providers';
+import { upstreamObservers, type Logger } from '@unigate/platform';
+import type { ResponsesStore } from './domain/responses-store';
+import { StoredResponses } from './domain/stored-responses';
 
-/** Builds the chat domain; the service process and standalone both call this. */
-export function createChatService(deps: { bus: EventBus; logger: Logger }): ChatCompletionService {
-  return new ChatCompletionService({ bus: deps.bus, logger: deps.logger, providerFor: chatProviderFor });
-}
-
-/** The messages-format side of the chat service (POST /v1/messages). */
-export function createMessagesService(deps: { bus: EventBus; logger: Logger }): MessagesService {
-  return new MessagesService({ bus: deps.bus, logger: deps.logger, providerFor: messagesProviderFor });
+/**
+ * The chat service: the one runner (packages/providers) serving the chat endpoints — chat
+ * completions, messages, count_tokens, responses — with usage to billing, and stored Responses kept
+ * around it. The service process and standalone both call this.
+ */
+export function createChatService(deps: { usage: UsageSink; logger: Logger; responses: ResponsesStore }): EndpointPort {
+  const runner = new EndpointRunner({ endpoints: serviceEndpoints('chat'), usage: deps.usage, ...upstreamObservers(deps.logger) });
+  return new StoredResponses(runner, deps.responses);
 }

@@ -1,3 +1,5 @@
-export { createChatService, createMessagesService } from './create-chat';
-export { ChatCompletionService } from './domain/chat-completion.service';
-export { MessagesService } from './domain/messages.service';
+export { createChatService } from './create-chat';
+export { openChatDataSource, CHAT_SCHEMA, type OpenChatDataSourceOptions } from './store/chat-data-source';
+export { TypeOrmResponsesStore } from './store/typeorm-responses-store';
+export type { ResponsesStore, StoredResponse } from './domain/responses-store';
+export { StoredResponses } from './domain/stored-responses';

@@ -2,4 +2,4 @@ import '@unigate/platform/telemetry-register';
 import { runService } from '@unigate/platform';
 import { ChatAppModule } from './chat.module';
 
-void runService({ name: 'chat', module: ChatAppModule, grpc: 'chat', defaultHttpPort: 8081, defaultGrpcPort: 50051 });
+void runService({ name: 'chat', module: ChatAppModule, grpc: true, defaultHttpPort: 8081, defaultGrpcPort: 50051 });

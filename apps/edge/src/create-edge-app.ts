@@ -1,22 +1,55 @@
 /**
- * Builds the edge HTTP application (Fastify under Nest) around a set of ports and a key limiter. The
- * distributed edge process and the standalone process both call this; only the ports and the limiter
- * (Redis or in-memory) differ.
+ * Builds the edge HTTP application (Fastify under Nest) around its ports. The distributed edge
+ * process and the standalone process both call this; only the ports and the key limiter (Redis or
+ * in-memory) differ.
  */
 import 'reflect-metadata';
 import { Module, type INestApplication } from '@nestjs/common';
-import { NestFactory, Reflector } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { keyRevokedSchema, TOPICS } from '@unigate/contracts';
-import { ObservabilityModule, PinoNestLogger, Readiness, type EventBus, type Logger } from '@unigate/platform';
+import { NestFactory } from '@nestjs/core';
+import multipart from '@fastify/multipart';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import {
+  ENDPOINTS,
+  keyRevokedSchema,
+  TOPICS,
+  type BillingPort,
+  type CapabilityService,
+  type CatalogPort,
+  type EndpointPort,
+  type VideoTaskPort,
+} from '@unigate/contracts';
+import { HttpDrain, ObservabilityModule, PinoNestLogger, Readiness, type EventBus, type Logger } from '@unigate/platform';
+import type { FastifyInstance } from 'fastify';
 import { Authenticator } from './auth/authenticator';
-import { EdgeModule, type EdgePorts } from './edge.module';
+import { EdgeModule } from './edge.module';
 import type { EdgeOptions } from './edge-options';
 import { BODY_LIMIT_BYTES } from './http/error-renderer';
 import { GatewayExceptionFilter } from './http/exception.filter';
+import { httpSettingsFromEnv, type HttpSettings } from './http/http-settings';
+import { answerUnmetExpectations, clientErrorHandler, frameworkErrors } from './http/server-errors';
 import { registerJsonBodyParser } from './http/json-body';
+import { LeanFastifyAdapter } from './http/lean-fastify-adapter';
+import { registerMcp } from './mcp/register-mcp';
+import { registerReference } from './reference/register-reference';
+import { registerWeb } from './web/register-web';
+import { webSettingsFromEnv, type WebSettings } from './web/web-settings';
+import { MemoryWebStore, type WebStore } from './web/web-store';
+import { EDGE_VERSION } from './version';
 import { newRequestId, registerRequestHooks } from './http/request-id';
-import type { KeyLimiter } from './limits/key-limiter';
+import type { Reservations } from '@unigate/billing/reservations';
+import { registerFileRoutes, type FileRoutesOptions } from './files/file-routes';
+import { EndpointPipeline } from './pipeline/endpoint-pipeline';
+import { registerEndpoints } from './pipeline/register-endpoints';
+import { registerVideoTaskRoutes } from './videos/video-task-routes';
+
+export interface EdgePorts {
+  billing: BillingPort;
+  catalog: CatalogPort;
+  /** The capability services of this deployment (chat, media, video): their endpoints are served. */
+  services: Partial<Record<CapabilityService, EndpointPort>>;
+  /** Video task lookups (the API and the dashboard), where the deployment runs the video service. */
+  videoTasks?: VideoTaskPort;
+}
 
 export interface EdgeAppOptions extends EdgeOptions {
   ports: EdgePorts;
@@ -24,32 +57,99 @@ export interface EdgeAppOptions extends EdgeOptions {
   /** Where key.revoked arrives; each edge instance consumes every revocation. */
   bus?: EventBus;
   instanceId: string;
-  /** Per-key rate and concurrency limits; the caller owns it (and closes it after the app). */
-  limiter: KeyLimiter;
+  /** Per-key limits and holds in one step; the caller owns it (and closes it after the app). */
+  reservations: Reservations;
+  /** Timeouts, connection cap and metrics token; default: from the environment. */
+  http?: Partial<HttpSettings>;
+  /** Results kept in the object store, served by signed link (alpha image results). */
+  files?: FileRoutesOptions;
+  /** Dashboard sessions and log-in throttles: shared (Redis) across replicas; default in memory (one process). */
+  webStore?: WebStore;
+  /** Sign-up settings; default: from the environment. */
+  web?: WebSettings;
 }
 
 export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, genReqId: newRequestId, logger: false, trustProxy: true });
+  const { ports, logger } = opts;
+  const http = { ...httpSettingsFromEnv(), ...opts.http };
+  const adapter = new LeanFastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: newRequestId,
+    logger: false,
+    trustProxy: http.trustProxy,
+    requestTimeout: http.requestTimeoutMs,
+    connectionTimeout: http.idleTimeoutMs,
+    keepAliveTimeout: http.keepAliveTimeoutMs,
+    // Node checks the request and headers timeouts on this interval (default 30 s): keep it well below them.
+    http: { headersTimeout: http.headersTimeoutMs, connectionsCheckingInterval: Math.max(50, Math.min(1_000, http.headersTimeoutMs / 4)) },
+    clientErrorHandler,
+    frameworkErrors,
+  });
   const fastify = adapter.getInstance();
+  const drain = new HttpDrain();
+  drain.attach(fastify);
+  fastify.server.maxConnections = http.maxConnections;
+  answerUnmetExpectations(fastify.server);
   registerJsonBodyParser(fastify);
+  // Multipart endpoints (image edits) read their parts in the pipeline, within their spec's limits.
+  void fastify.register(multipart);
   registerRequestHooks(fastify);
 
-  @Module({ imports: [ObservabilityModule, EdgeModule.register(opts.ports, { adminToken: opts.adminToken }, opts.logger, opts.limiter)] })
+  const auth = new Authenticator(ports.billing);
+  const pipeline = new EndpointPipeline({
+    catalog: ports.catalog,
+    reservations: opts.reservations,
+    services: ports.services,
+    logger,
+  });
+  registerEndpoints(fastify, pipeline, auth, logger);
+  const served = ENDPOINTS.filter((s) => pipeline.serves(s));
+  registerMcp(fastify, { auth, billing: ports.billing, catalog: ports.catalog, specs: served, logger });
+  registerReference(fastify, served, EDGE_VERSION);
+  if (opts.files) registerFileRoutes(fastify, opts.files);
+  registerWeb(fastify, {
+    billing: ports.billing,
+    videoTasks: ports.videoTasks,
+    store: opts.webStore ?? new MemoryWebStore(),
+    settings: opts.web ?? webSettingsFromEnv(),
+    logger,
+  });
+  if (ports.videoTasks) registerVideoTaskRoutes(fastify, ports.videoTasks, auth, opts.adminToken);
+
+  @Module({
+    imports: [
+      ObservabilityModule.withMetricsToken(http.metricsToken ?? opts.adminToken),
+      EdgeModule.register({ billing: ports.billing, catalog: ports.catalog, auth, options: { adminToken: opts.adminToken } }),
+    ],
+  })
   class EdgeRoot {}
 
   const app = await NestFactory.create<NestFastifyApplication>(EdgeRoot, adapter, {
-    logger: new PinoNestLogger(opts.logger),
+    logger: new PinoNestLogger(logger),
     bodyParser: false,
   });
-  app.useGlobalFilters(new GatewayExceptionFilter(app.get(Reflector), opts.logger));
+  app.useGlobalFilters(new GatewayExceptionFilter(logger));
 
   if (opts.bus) {
-    const auth = app.get(Authenticator);
     await opts.bus.subscribe(TOPICS.keyRevoked, `edge-${opts.instanceId}`, async (payload) => {
       auth.revoked(keyRevokedSchema.parse(payload).key_hash);
     });
   }
   app.get(Readiness).add('edge', async () => undefined);
-  app.get(Readiness).add('limits', () => opts.limiter.checkReady());
+  app.get(Readiness).add('limits', () => opts.reservations.checkReady());
+  drains.set(app, { drain, fastify, logger });
   return app;
+}
+
+const drains = new WeakMap<INestApplication, { drain: HttpDrain; fastify: FastifyInstance; logger: Logger }>();
+
+/**
+ * The edge's part of a graceful shutdown, before `app.close()`: not ready any more, no new
+ * connections, idle and stalled ones closed now, answers in flight (streams too) given `deadlineMs`.
+ */
+export async function drainEdgeApp(app: INestApplication, deadlineMs: number): Promise<void> {
+  const entry = drains.get(app);
+  if (!entry) return;
+  app.get(Readiness).drain();
+  await entry.drain.drain(entry.fastify, deadlineMs, entry.logger);
 }

@@ -1,22 +1,38 @@
 import '@unigate/platform/telemetry-register';
 import { hostname } from 'node:os';
-import { brokersList, createLogger, KafkaEventBus, port, Readiness, readEnv } from '@unigate/platform';
+import {
+  brokersList,
+  createLogger,
+  GrpcCatalogClient,
+  GrpcEndpointClient,
+  GrpcVideoTaskClient,
+  KafkaEventBus,
+  onShutdownSignal,
+  port,
+  Readiness,
+  readEnv,
+  resultStorageFromEnv,
+} from '@unigate/platform';
+import { TOPICS } from '@unigate/contracts';
 import { z } from 'zod';
 import { GrpcBillingClient } from './clients/grpc-billing.client';
-import { GrpcCatalogClient } from './clients/grpc-catalog.client';
-import { GrpcChatClient, GrpcMessagesClient } from './clients/grpc-chat.client';
-import { createEdgeApp } from './create-edge-app';
-import { connectRedisForLimits, RedisKeyLimiter } from './limits/redis-key-limiter';
+import { CatalogReplica } from './catalog/catalog-replica';
+import { createEdgeApp, drainEdgeApp } from './create-edge-app';
+import { connectRedisForReservations, RedisReservations } from '@unigate/billing/reservations';
+import { RedisWebStore } from './web/web-store';
 
 const env = z.object({
   PORT: port(8080),
   HOST: z.string().default('0.0.0.0'),
   CHAT_GRPC_URL: z.string().min(1),
+  MEDIA_GRPC_URL: z.string().min(1),
+  /** The video service; unset: video endpoints are not served by this edge. */
+  VIDEO_GRPC_URL: z.string().min(1).optional(),
   BILLING_GRPC_URL: z.string().min(1),
   CATALOG_GRPC_URL: z.string().min(1),
   KAFKA_BROKERS: brokersList,
   KAFKA_TOPIC_PREFIX: z.string().default(''),
-  // Per-key rate and concurrency limits are shared by every replica through this Redis.
+  // Per-key limits and holds are shared by every replica through this Redis.
   REDIS_URL: z
     .string({ error: 'REDIS_URL must be set on the edge (redis://host:port): rate and concurrency limits live there' })
     .regex(/^rediss?:\/\/\S+$/, 'REDIS_URL must be a redis:// or rediss:// URL'),
@@ -33,33 +49,53 @@ async function main() {
     topicPrefix: e.KAFKA_TOPIC_PREFIX,
     logger,
   });
-  const limiter = new RedisKeyLimiter(connectRedisForLimits(e.REDIS_URL, logger), { logger });
+  const billing = new GrpcBillingClient(e.BILLING_GRPC_URL);
+  // Limits and holds in one Lua call; an account's money is loaded from billing's ledger when Redis lacks it.
+  const reservations = new RedisReservations(connectRedisForReservations(e.REDIS_URL, logger, 'unigate-edge'), {
+    logger,
+    load: (accountId) => billing.accountMoney(accountId),
+  });
+  // Dashboard sessions and log-in throttles, seen by every replica (its own connection: the
+  // reservations' one is theirs to close).
+  const webStore = new RedisWebStore(connectRedisForReservations(e.REDIS_URL, logger, 'unigate-edge-web'));
+  // The catalogue is held here and resolved locally: one synchronous hop per request (the capability service).
+  const catalog = new CatalogReplica(new GrpcCatalogClient(e.CATALOG_GRPC_URL), logger);
+  catalog.start();
   const app = await createEdgeApp({
     ports: {
-      chat: new GrpcChatClient(e.CHAT_GRPC_URL),
-      messages: new GrpcMessagesClient(e.CHAT_GRPC_URL),
-      billing: new GrpcBillingClient(e.BILLING_GRPC_URL),
-      catalog: new GrpcCatalogClient(e.CATALOG_GRPC_URL),
+      billing,
+      catalog,
+      services: {
+        chat: new GrpcEndpointClient(e.CHAT_GRPC_URL),
+        media: new GrpcEndpointClient(e.MEDIA_GRPC_URL),
+        ...(e.VIDEO_GRPC_URL && { video: new GrpcEndpointClient(e.VIDEO_GRPC_URL) }),
+      },
+      ...(e.VIDEO_GRPC_URL && { videoTasks: new GrpcVideoTaskClient(e.VIDEO_GRPC_URL) }),
     },
     adminToken: e.UNIGATE_ADMIN_TOKEN,
     logger,
     bus,
     instanceId,
-    limiter,
+    reservations,
+    // Alpha image results, read from the bucket the media service writes (UNIGATE_S3_*, UNIGATE_LINK_SECRET).
+    files: resultStorageFromEnv(),
+    webStore,
   });
   // Not ready until the key.revoked consumer is in its group: before that, a revocation would wait
   // for the group join (seconds) instead of reaching this replica within one second.
   app.get(Readiness).add('kafka', () => bus.checkReady());
+  app.get(Readiness).add('catalog', () => catalog.checkReady());
+  await bus.subscribe(TOPICS.catalogUpdated, `edge-${instanceId}-catalog`, () => catalog.refresh());
   await app.listen(e.PORT, e.HOST);
   logger.info({ url: await app.getUrl() }, 'edge started');
-  const close = async () => {
+  onShutdownSignal(logger, async (deadlineMs) => {
+    await drainEdgeApp(app, deadlineMs);
     await app.close();
-    await limiter.close();
+    catalog.close();
+    await reservations.close();
+    await webStore.close();
     await bus.close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', close);
-  process.once('SIGINT', close);
+  });
 }
 
 main().catch((err) => {

@@ -1,4 +1,5 @@
 import { billingSuite } from './support/billing-suite';
 import { startDistributed } from './support/stacks';
 
-describe('distributed: exact money', () => billingSuite(() => startDistributed()));
+// Three edges admitting against one account through the shared Redis: no replica can overspend it.
+describe('distributed (3 edge replicas): exact money', () => billingSuite(() => startDistributed({}, { edges: 3 })));

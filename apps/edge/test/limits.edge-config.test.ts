@@ -20,6 +20,7 @@ async function edgeEnv(redisUrl: string | undefined) {
       KAFKA_TOPIC_PREFIX: `${uniqueName('edgecfg')}.`,
       // Nothing answers here; the edge's gRPC clients connect lazily, so it still starts.
       CHAT_GRPC_URL: `127.0.0.1:${await freePort()}`,
+      MEDIA_GRPC_URL: `127.0.0.1:${await freePort()}`,
       BILLING_GRPC_URL: `127.0.0.1:${await freePort()}`,
       CATALOG_GRPC_URL: `127.0.0.1:${await freePort()}`,
       UNIGATE_ADMIN_TOKEN: 'x'.repeat(32),

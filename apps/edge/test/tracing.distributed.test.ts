@@ -27,11 +27,19 @@ describe('distributed tracing', () => {
 
   it('follows a chat request from the edge through gRPC and Kafka to billing in one trace', async () => {
     const client = new OpenAI({ baseURL: stack.baseURL, apiKey: stack.apiKey, maxRetries: 0 });
-    const { response } = await client.chat.completions.create({ model: 'sigma-sonnet-4-6', messages: [{ role: 'user', content: 'trace me' }] }).withResponse();
+    const { response } = await client.chat.completions
+      .create({ model: 'sigma-sonnet-4-6', messages: [{ role: 'user', content: 'trace me' }] })
+      .withResponse();
     const requestId = response.headers.get('x-request-id');
 
     const edgeServer = await eventually(
-      async () => collector.spans.find((s) => s.service === 'unigate-edge' && s.kind === 2 && String(s.attributes['url.path'] ?? s.attributes['http.target'] ?? '').includes('/v1/chat/completions')),
+      async () =>
+        collector.spans.find(
+          (s) =>
+            s.service === 'unigate-edge' &&
+            s.kind === 2 &&
+            String(s.attributes['url.path'] ?? s.attributes['http.target'] ?? '').includes('/v1/chat/completions'),
+        ),
       (s) => s !== undefined,
     );
     const traceId = edgeServer!.traceId;
@@ -39,12 +47,18 @@ describe('distributed tracing', () => {
     const has = (service: string, kind: number) => inTrace().some((s) => s.service === service && s.kind === kind);
     // SERVER=2, CLIENT=3, PRODUCER=4, CONSUMER=5
     await eventually(
-      async () => ({ grpcOut: has('unigate-edge', 3), chatIn: has('unigate-chat', 2), upstream: has('unigate-chat', 3), published: has('unigate-chat', 4), consumed: has('unigate-billing', 5) }),
+      async () => ({
+        grpcOut: has('unigate-edge', 3),
+        chatIn: has('unigate-chat', 2),
+        upstream: has('unigate-chat', 3),
+        published: has('unigate-chat', 4),
+        consumed: has('unigate-billing', 5),
+      }),
       (v) => Object.values(v).every(Boolean),
       20_000,
     );
     const chatServer = inTrace().find((s) => s.service === 'unigate-chat' && s.kind === 2)!;
-    expect(String(chatServer.attributes['rpc.method'] ?? chatServer.name)).toMatch(/Complete/);
+    expect(String(chatServer.attributes['rpc.method'] ?? chatServer.name)).toMatch(/Call/);
     expect(requestId).toMatch(/^req_/);
   });
 });

@@ -2,4 +2,4 @@ import '@unigate/platform/telemetry-register';
 import { runService } from '@unigate/platform';
 import { MediaAppModule } from './media.module';
 
-void runService({ name: 'media', module: MediaAppModule, defaultHttpPort: 8080 });
+void runService({ name: 'media', module: MediaAppModule, grpc: true, defaultHttpPort: 8081, defaultGrpcPort: 50051 });

@@ -1,6 +1,14 @@
 /** What `npm start` prints once the gateway answers: where it is and how to try it. */
-export function banner(o: { baseUrl: string; simUrl: string; adminToken: string; apiKey: string; dataDir: string; keyFromEnv: boolean }): string {
-  // A key the operator supplied is referenced, not echoed: it may be a production secret.
+export function banner(o: {
+  baseUrl: string;
+  simUrl: string;
+  adminToken: string;
+  apiKey: string;
+  dataDir: string;
+  keyFromEnv: boolean;
+  tokenFromEnv: boolean;
+}): string {
+  // A key or token the operator supplied is referenced, not echoed: it may be a production secret.
   const keyRef = o.keyFromEnv ? '$UNIGATE_BOOTSTRAP_KEY' : o.apiKey;
   const curl = [
     `curl ${o.baseUrl}/chat/completions \\`,
@@ -13,7 +21,7 @@ export function banner(o: { baseUrl: string; simUrl: string; adminToken: string;
     'Unigate is running (standalone: every service in one process, embedded storage).',
     '',
     `  Base URL     ${o.baseUrl}`,
-    `  Admin token  ${o.adminToken}   (Authorization: Bearer … on /admin/v1/*)`,
+    `  Admin token  ${o.tokenFromEnv ? 'from UNIGATE_ADMIN_TOKEN' : `${o.adminToken}   (kept in ${o.dataDir}/admin-token)`}   (Authorization: Bearer … on /admin/v1/*)`,
     `  API key      ${o.keyFromEnv ? 'from UNIGATE_BOOTSTRAP_KEY' : `${o.apiKey}   (kept in ${o.dataDir}/bootstrap-key)`}`,
     `  Simulator    ${o.simUrl}   (default upstream for every model)`,
     `  Data         ${o.dataDir}`,

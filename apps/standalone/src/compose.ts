@@ -1,22 +1,46 @@
 /**
- * Wires every service's domain into one process: the edge's ports are the chat, billing and catalog
- * domain objects themselves; events go through the in-process bus; billing's Postgres is PGlite.
+ * Wires every service's domain into one process: the edge's ports are the chat, media, billing and catalog
+ * domain objects themselves; events go through the in-process bus; billing's and chat's Postgres
+ * schemas are on PGlite.
  */
 import type { INestApplication } from '@nestjs/common';
 import { createBillingDomain, openBillingDataSource } from '@unigate/billing';
 import { createCatalog, type Env } from '@unigate/catalog';
-import { createChatService, createMessagesService } from '@unigate/chat';
+import { createChatService, openChatDataSource, TypeOrmResponsesStore } from '@unigate/chat';
+import { join } from 'node:path';
+import { createMediaService, interactionRegistry } from '@unigate/media';
+import { createVideoService, DEFAULT_WEBHOOK_RETRY, openVideoDataSource, TimerPolls, TimerWebhooks } from '@unigate/video';
 import { usdToMicros } from '@unigate/contracts';
-import { createEdgeApp, InMemoryKeyLimiter } from '@unigate/edge';
-import { EMBEDDED_POOL_SIZE, InMemoryEventBus, Readiness, startEmbeddedPostgres, type Logger } from '@unigate/platform';
+import { createEdgeApp } from '@unigate/edge';
+import {
+  EMBEDDED_POOL_SIZE,
+  FsObjectStore,
+  InMemoryEventBus,
+  LinkSigner,
+  type Logger,
+  Readiness,
+  resultStore,
+  startEmbeddedPostgres,
+  startSweeper,
+  UsageRecorder,
+} from '@unigate/platform';
+
+/** How often expired results are deleted from the data directory. */
+const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 export interface ComposeOptions {
   dataDir: string;
   adminToken: string;
+  /** Signs the links to kept results (alpha images). */
+  linkSecret: string;
   bootstrap?: { apiKey: string; creditUsd: number };
   /** Read by the catalog: UNIGATE_CONFIG, UNIGATE_SIM_URL and provider key variables. */
   env: Env;
   logger: Logger;
+  /** Video poll backoff (tests poll fast); default the video service's. */
+  videoPolls?: { baseMs: number; maxMs: number };
+  /** Webhook retry schedule (tests retry fast); default DEFAULT_WEBHOOK_RETRY. */
+  webhookRetry?: { baseMs: number; maxMs: number; attempts: number };
 }
 
 export interface Gateway {
@@ -34,28 +58,74 @@ export async function composeGateway(opts: ComposeOptions): Promise<Gateway> {
   try {
     const dataSource = await openBillingDataSource({ url: pg.url, poolSize: EMBEDDED_POOL_SIZE, logger });
     cleanup.unshift(() => dataSource.destroy());
-    // Settlement gets its own connection so it never waits behind a queue of holds (docs/billing.md).
-    const settlementDataSource = await openBillingDataSource({ url: pg.url, poolSize: EMBEDDED_POOL_SIZE, logger });
-    cleanup.unshift(() => settlementDataSource.destroy());
-    const billing = createBillingDomain({ dataSource, settlementDataSource, bus, logger });
+    // One process is the only writer: money lives in memory, the ledger follows in group commits.
+    // The journal beside the database: a kill -9 between a charge and its group commit loses nothing.
+    const billing = createBillingDomain({
+      dataSource,
+      bus,
+      logger,
+      mode: { kind: 'embedded', journalDir: join(opts.dataDir, 'ledger-journal') },
+    });
+    // Stored Responses: the chat schema on the same embedded Postgres, its own connection.
+    const chatDataSource = await openChatDataSource({ url: pg.url, poolSize: EMBEDDED_POOL_SIZE, logger });
+    cleanup.unshift(() => chatDataSource.destroy());
+    const responses = new TypeOrmResponsesStore(chatDataSource);
+    // Stopping billing writes every settled charge before the database closes.
     cleanup.unshift(() => billing.stop());
     if (opts.bootstrap) await billing.ensureBootstrap(opts.bootstrap.apiKey, usdToMicros(opts.bootstrap.creditUsd));
     await billing.start();
     cleanup.unshift(() => bus.close());
 
-    const chat = createChatService({ bus, logger });
-    // One process serves every request, so its memory is an exact limit store.
-    const limiter = new InMemoryKeyLimiter({ logger });
-    cleanup.unshift(() => limiter.close());
+    // Usage settles straight into the embedded ledger: no queue between a call and its charge.
+    const usage = new UsageRecorder((event) => billing.settle(event), logger);
+    // Results that outlive a request (alpha images) live in the data directory, served by signed link.
+    const objects = new FsObjectStore(join(opts.dataDir, 'objects'));
+    const signer = new LinkSigner(opts.linkSecret);
+    const stopSweeper = startSweeper(objects, SWEEP_INTERVAL_MS, (err) => logger.warn({ err }, 'sweeping expired results failed'));
+    cleanup.unshift(async () => stopSweeper());
+    // Video tasks: the video schema on the same embedded Postgres, polled on in-process timers (no Redis here).
+    const videoDataSource = await openVideoDataSource({ url: pg.url, poolSize: EMBEDDED_POOL_SIZE, logger });
+    cleanup.unshift(() => videoDataSource.destroy());
+    const polls = new TimerPolls(logger);
+    cleanup.unshift(async () => polls.stop());
+    const webhooks = new TimerWebhooks(opts.webhookRetry ?? DEFAULT_WEBHOOK_RETRY, logger);
+    cleanup.unshift(async () => webhooks.stop());
+    const video = createVideoService({
+      dataSource: videoDataSource,
+      usage,
+      billing: billing.billing,
+      catalog,
+      bus,
+      results: resultStore(objects, signer),
+      polls,
+      webhooks,
+      webhookOptions: { allowPrivate: opts.env.UNIGATE_WEBHOOK_ALLOW_PRIVATE === '1' },
+      timing: opts.videoPolls,
+      logger,
+    });
+    webhooks.attach(video.delivery);
+    polls.start((id) => video.tasks.poll(id), await video.store.open());
     const app = await createEdgeApp({
-      ports: { chat, messages: createMessagesService({ bus, logger }), billing: billing.billing, catalog },
+      ports: {
+        billing: billing.billing,
+        catalog,
+        services: {
+          chat: createChatService({ usage, logger, responses }),
+          media: createMediaService({ usage, logger, results: resultStore(objects, signer), interactions: interactionRegistry(objects) }),
+          video,
+        },
+        videoTasks: video,
+      },
       adminToken: opts.adminToken,
       logger,
       bus,
       instanceId: 'standalone',
-      limiter,
+      reservations: billing.reservations!,
+      files: { store: objects, signer },
     });
     app.get(Readiness).add('database', () => billing.checkReady());
+    // After the app (no call records any more), before billing stops (it writes what was recorded).
+    cleanup.unshift(() => usage.flush(5_000));
     cleanup.unshift(() => app.close());
     return { app, close: () => runAll(cleanup) };
   } catch (err) {

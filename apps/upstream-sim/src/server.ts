@@ -7,9 +7,16 @@ import { GatewayError, renderShapeB } from '@unigate/contracts';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { anthropicRoutes } from './anthropic/anthropic-routes';
 import { CONTROL_PREFIX, controlRoutes } from './control/control-routes';
+import { dashscopeRoutes } from './dashscope/dashscope-routes';
+import { dashscopeVideoRoutes } from './dashscope/dashscope-video-routes';
+import { arkVideoRoutes } from './ark/ark-video-routes';
+import { embeddingsRoutes } from './embeddings/embeddings-routes';
+import { imagesRoutes } from './openai-images/images-routes';
 import { geminiRoutes } from './gemini/gemini-routes';
+import { interactionsRoutes } from './gemini/interactions-routes';
 import { invalidRequestBody, openAiErrorBody } from './openai/openai-errors';
 import { openAiRoutes } from './openai/openai-routes';
+import { responsesRoutes } from './openai-responses/responses-routes';
 import { createSimState, type SimState } from './sim-state';
 
 const MAX_LOGGED_BODY_BYTES = 1024 * 1024;
@@ -50,13 +57,18 @@ export function buildSimulatorApp(opts: SimulatorAppOptions = {}): { app: Fastif
     return reply.code(status).send(status === 500 ? openAiErrorBody(500) : invalidRequestBody(err.message));
   });
 
-  app.setNotFoundHandler((req, reply) =>
-    reply.code(404).send(invalidRequestBody(`Invalid URL (${req.method} ${req.url.split('?')[0]})`)),
-  );
+  app.setNotFoundHandler((req, reply) => reply.code(404).send(invalidRequestBody(`Invalid URL (${req.method} ${req.url.split('?')[0]})`)));
 
   app.register(openAiRoutes, { state });
+  app.register(responsesRoutes, { state });
   app.register(anthropicRoutes, { state }); // its own error handler: Anthropic's error shape
   app.register(geminiRoutes, { state });
+  app.register(interactionsRoutes, { state });
+  app.register(embeddingsRoutes, { state });
+  app.register(dashscopeRoutes, { state });
+  app.register(dashscopeVideoRoutes, { state });
+  app.register(arkVideoRoutes, { state });
+  app.register(imagesRoutes, { state }); // its own multipart parser, scoped to the images routes
   app.register(controlRoutes, { state, prefix: CONTROL_PREFIX });
   return { app, state };
 }

@@ -2,6 +2,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { countTextTokens } from '@unigate/contracts';
 import { createSimulator, type Simulator } from '../src';
+import { json } from './chat-adapter';
 
 let sim: Simulator;
 let client: Anthropic;
@@ -17,7 +18,7 @@ afterEach(async () => {
 
 const setFault = (rule: unknown) =>
   fetch(`${sim.url}/_sim/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) });
-const lastRequest = async () => (await (await fetch(`${sim.url}/_sim/requests?last=1`)).json()).data[0];
+const lastRequest = async () => (await json(await fetch(`${sim.url}/_sim/requests?last=1`))).data[0];
 
 const weatherTool: Anthropic.Tool = {
   name: 'get_weather',
@@ -68,13 +69,13 @@ describe('POST /v1/messages (non-stream)', () => {
     const sent = await lastRequest();
     expect(sent.headers.authorization).toBe('Bearer sk-ant-sim-test'); // the 1.x SDK sends Bearer
 
-    const chat = await (
+    const chat = await json(
       await fetch(`${sim.url}/v1/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ model: 'sim-chat', messages }),
-      })
-    ).json();
+      }),
+    );
     expect(text).toBe(chat.choices[0].message.content);
     expect(msg.usage).toEqual({
       input_tokens: chat.usage.prompt_tokens,
@@ -241,7 +242,7 @@ describe('auth, errors and faults', () => {
       body: JSON.stringify({ model: 'm', max_tokens: 10, messages: [] }),
     });
     expect(noVersion.status).toBe(400);
-    expect(await noVersion.json()).toMatchObject({
+    expect(await json(noVersion)).toMatchObject({
       type: 'error',
       error: { type: 'invalid_request_error', message: expect.stringMatching(/anthropic-version/) },
       request_id: expect.stringMatching(/^req_/),

@@ -2,8 +2,9 @@
 import OpenAI from 'openai';
 import { createSimulator, type Simulator } from '../src';
 
-
 // Response bodies here are whatever the simulator sent; tests inspect them loosely.
+// Bodies are checked field by field; their static type is deliberately loose.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const json = (r: Response): Promise<any> => r.json();
 let sim: Simulator;
 let client: OpenAI;

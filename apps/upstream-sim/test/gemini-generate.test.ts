@@ -2,6 +2,7 @@
 import { countTextTokens } from '@unigate/contracts';
 import { readSse } from '@unigate/providers';
 import { createSimulator, type Simulator } from '../src';
+import { json } from './chat-adapter';
 
 // Response bodies here are whatever the simulator sent; tests inspect them loosely.
 type Body = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -131,7 +132,7 @@ describe('POST /v1beta/models/{model}:generateContent', () => {
       toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['nope'] } },
     });
     expect(unknown.status).toBe(400);
-    expect((await unknown.json()).error.status).toBe('INVALID_ARGUMENT');
+    expect((await json(unknown)).error.status).toBe('INVALID_ARGUMENT');
   });
 
   it('answers JSON under responseMimeType, valid against responseJsonSchema or an OpenAPI responseSchema', async () => {
@@ -186,17 +187,17 @@ describe('POST /v1beta/models/{model}:generateContent', () => {
   it('rejects bad requests in Gemini error shape', async () => {
     const empty = await post('generateContent', { contents: [] });
     expect(empty.status).toBe(400);
-    expect(await empty.json()).toEqual({
+    expect(await json(empty)).toEqual({
       error: { code: 400, message: expect.stringMatching(/contents is not specified/), status: 'INVALID_ARGUMENT' },
     });
     const broken = await post('generateContent', '{"contents":');
     expect(broken.status).toBe(400);
-    expect((await broken.json()).error.status).toBe('INVALID_ARGUMENT');
+    expect((await json(broken)).error.status).toBe('INVALID_ARGUMENT');
     const badMax = await post('generateContent', { ...user('x'), generationConfig: { maxOutputTokens: 0 } });
-    expect((await badMax.json()).error.message).toMatch(/max_output_tokens must be positive/);
+    expect((await json(badMax)).error.message).toMatch(/max_output_tokens must be positive/);
     const method = await post('countTokenz', user('x'));
     expect(method.status).toBe(404);
-    expect((await method.json()).error.status).toBe('NOT_FOUND');
+    expect((await json(method)).error.status).toBe('NOT_FOUND');
   });
 });
 
@@ -229,7 +230,7 @@ describe('POST /v1beta/models/{model}:streamGenerateContent', () => {
   it('answers one JSON array without alt=sse', async () => {
     const res = await post('streamGenerateContent', user('array please'));
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    const chunks = (await res.json()) as Body[];
+    const chunks = (await json(res)) as Body[];
     expect(Array.isArray(chunks)).toBe(true);
     expect(chunks[chunks.length - 1].candidates[0].finishReason).toBe('STOP');
   });
@@ -244,7 +245,7 @@ describe('fault injection on the Gemini endpoint', () => {
     expect((await post('generateContent', user('x'))).status).toBe(200); // other model
     const res = await post('generateContent', user('x'), 'gamma-2.5-pro');
     expect(res.status).toBe(429);
-    expect(await res.json()).toEqual({ error: { code: 429, message: expect.any(String), status: 'RESOURCE_EXHAUSTED' } });
+    expect(await json(res)).toEqual({ error: { code: 429, message: expect.any(String), status: 'RESOURCE_EXHAUSTED' } });
     expect((await post('generateContent', user('x'), 'gamma-2.5-pro')).status).toBe(200);
   });
 

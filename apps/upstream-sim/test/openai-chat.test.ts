@@ -3,8 +3,9 @@ import OpenAI from 'openai';
 import { countTextTokens } from '@unigate/contracts';
 import { createSimulator, type Simulator } from '../src';
 
-
 // Response bodies here are whatever the simulator sent; tests inspect them loosely.
+// Bodies are checked field by field; their static type is deliberately loose.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const json = (r: Response): Promise<any> => r.json();
 let sim: Simulator;
 let client: OpenAI;
@@ -60,7 +61,11 @@ describe('POST /v1/chat/completions (non-stream)', () => {
   });
 
   it('stops at max_tokens with finish_reason length', async () => {
-    const r = await client.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'long please' }], max_tokens: 5 });
+    const r = await client.chat.completions.create({
+      model: 'sim-chat',
+      messages: [{ role: 'user', content: 'long please' }],
+      max_tokens: 5,
+    });
     expect(r.choices[0].finish_reason).toBe('length');
     expect(r.usage!.completion_tokens).toBe(5);
     expect(countTextTokens(r.choices[0].message.content!)).toBe(5);
@@ -103,8 +108,19 @@ describe('POST /v1/chat/completions (non-stream)', () => {
 
   it('calls the tool tool_choice names, and none when tool_choice is none', async () => {
     const messages = [{ role: 'user' as const, content: 'hi' }];
-    const tools = [weatherTool, { type: 'function' as const, function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } } }];
-    const named = await client.chat.completions.create({ model: 'm', messages, tools, tool_choice: { type: 'function', function: { name: 'lookup' } } });
+    const tools = [
+      weatherTool,
+      {
+        type: 'function' as const,
+        function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } },
+      },
+    ];
+    const named = await client.chat.completions.create({
+      model: 'm',
+      messages,
+      tools,
+      tool_choice: { type: 'function', function: { name: 'lookup' } },
+    });
     const call = named.choices[0].message.tool_calls![0] as OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall;
     expect(call.function.name).toBe('lookup');
     expect(typeof JSON.parse(call.function.arguments).q).toBe('string');
@@ -120,7 +136,11 @@ describe('POST /v1/chat/completions (non-stream)', () => {
       tools: [weatherTool],
       messages: [
         { role: 'user', content: 'Weather in Paris?' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: 'Sunny and 21 degrees in Paris' },
       ],
     });
@@ -154,7 +174,9 @@ describe('POST /v1/chat/completions (non-stream)', () => {
       },
       required: ['title', 'year', 'rating', 'available', 'tags', 'author', 'format', 'note'],
       additionalProperties: false,
-      $defs: { person: { type: 'object', properties: { name: { type: 'string' }, born: { type: 'integer' } }, required: ['name', 'born'] } },
+      $defs: {
+        person: { type: 'object', properties: { name: { type: 'string' }, born: { type: 'integer' } }, required: ['name', 'born'] },
+      },
     };
     const r = await client.chat.completions.create({
       model: 'sim-chat',
@@ -181,7 +203,11 @@ describe('POST /v1/chat/completions (non-stream)', () => {
     expect(err.status).toBe(400);
     expect(err.error).toMatchObject({ type: 'invalid_request_error', param: 'messages' });
 
-    const res = await fetch(`${sim.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":' });
+    const res = await fetch(`${sim.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"model":',
+    });
     expect(res.status).toBe(400);
     const body = await json(res);
     expect(body.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_json', param: null });
@@ -209,7 +235,13 @@ describe('POST /v1/chat/completions (stream)', () => {
     const messages = [{ role: 'user' as const, content: 'usage please' }];
     const whole = await client.chat.completions.create({ model: 'sim-chat', messages, max_tokens: 7 });
     const chunks = await collect(
-      await client.chat.completions.create({ model: 'sim-chat', messages, max_tokens: 7, stream: true, stream_options: { include_usage: true } }),
+      await client.chat.completions.create({
+        model: 'sim-chat',
+        messages,
+        max_tokens: 7,
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
     );
     const last = chunks[chunks.length - 1];
     expect(last.choices).toEqual([]);
@@ -256,7 +288,7 @@ describe('reasoning models', () => {
   it('stream reasoning_content before the content, the same as the non-stream message', async () => {
     const messages = [{ role: 'user' as const, content: 'Think first.' }];
     const whole = await client.chat.completions.create({ model: 'sim-reasoner', messages });
-    const message = whole.choices[0].message as typeof whole.choices[0]['message'] & { reasoning_content?: string };
+    const message = whole.choices[0].message as (typeof whole.choices)[0]['message'] & { reasoning_content?: string };
     expect(message.reasoning_content!.length).toBeGreaterThan(0);
     expect(whole.usage!.completion_tokens_details!.reasoning_tokens).toBe(countTextTokens(message.reasoning_content!));
     expect(whole.usage!.completion_tokens).toBe(countTextTokens(message.reasoning_content!) + countTextTokens(message.content!));

@@ -1,10 +1,12 @@
 /** The gateway's OpenAI chat adapter (packages/providers) against the simulator: both ends agree. */
 import { GatewayError, type Channel, type ChatCompletionChunk } from '@unigate/contracts';
-import { HttpClient, chatProviderFor } from '@unigate/providers';
+import { HttpClient } from '@unigate/providers';
+import { chatAdapter } from './chat-adapter';
 import { createSimulator, type Simulator } from '../src';
 
-
 // Response bodies here are whatever the simulator sent; tests inspect them loosely.
+// Bodies are checked field by field; their static type is deliberately loose.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const json = (r: Response): Promise<any> => r.json();
 let sim: Simulator;
 let http: HttpClient;
@@ -13,7 +15,15 @@ let channel: Channel;
 beforeAll(async () => {
   sim = await createSimulator({ tokenDelayMs: 0 });
   http = new HttpClient();
-  channel = { id: 'sim', protocol: 'openai-chat', base_url: `${sim.url}/v1`, api_key: 'sk-channel', upstream_model: 'sim-chat', priority: 0, weight: 1 };
+  channel = {
+    id: 'sim',
+    protocol: 'openai-chat',
+    base_url: `${sim.url}/v1`,
+    api_key: 'sk-channel',
+    upstream_model: 'sim-chat',
+    priority: 0,
+    weight: 1,
+  };
 });
 afterAll(async () => {
   await http.close();
@@ -34,7 +44,7 @@ async function collect(it: AsyncIterable<ChatCompletionChunk>) {
 }
 
 it('completes and streams the same answer, with measured usage on the stream', async () => {
-  const provider = chatProviderFor('openai-chat', http);
+  const provider = chatAdapter('openai-chat', http);
   const whole = await provider.complete(channel, body);
   expect(whole.model).toBe('client-alias');
 
@@ -49,15 +59,25 @@ it('completes and streams the same answer, with measured usage on the stream', a
 });
 
 it('surfaces a simulated 429 as a retryable upstream error', async () => {
-  await fetch(`${sim.url}/_sim/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 429, count: 1 }) });
-  const err = await chatProviderFor('openai-chat', http).complete(channel, body).catch((e) => e);
+  await fetch(`${sim.url}/_sim/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ status: 429, count: 1 }),
+  });
+  const err = await chatAdapter('openai-chat', http)
+    .complete(channel, body)
+    .catch((e) => e);
   expect(err).toBeInstanceOf(GatewayError);
   expect(err).toMatchObject({ status: 502, retryable: true });
 });
 
 it('yields what came and then fails non-retryably when the stream is cut', async () => {
-  await fetch(`${sim.url}/_sim/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ cut_after_chunks: 2, count: 1 }) });
-  const { chunks, error } = await collect(chatProviderFor('openai-chat', http).stream(channel, body));
+  await fetch(`${sim.url}/_sim/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ cut_after_chunks: 2, count: 1 }),
+  });
+  const { chunks, error } = await collect(chatAdapter('openai-chat', http).stream(channel, body));
   expect(chunks).toHaveLength(3);
   expect(error).toBeInstanceOf(GatewayError);
   expect(error).toMatchObject({ status: 502, retryable: false });

@@ -9,7 +9,8 @@ import {
   type ChatCompletionChunk,
   type ChatCompletionRequest,
 } from '@unigate/contracts';
-import { AnthropicMessagesClient, chatProviderFor, HttpClient } from '@unigate/providers';
+import { AnthropicMessagesClient, HttpClient } from '@unigate/providers';
+import { chatAdapter, json } from './chat-adapter';
 import { createSimulator, type Simulator } from '../src';
 
 let sim: Simulator;
@@ -67,14 +68,14 @@ async function collect<T>(it: AsyncIterable<T>) {
 
 describe('chat provider on an anthropic-messages channel', () => {
   it('answers what the OpenAI channel answers, whole and streamed, with the same usage', async () => {
-    const provider = chatProviderFor('anthropic-messages', http);
+    const provider = chatAdapter('anthropic-messages', http);
     const whole = await provider.complete(sigma, body);
-    const viaOpenAi = await chatProviderFor('openai-chat', http).complete(openai, body);
+    const viaOpenAi = await chatAdapter('openai-chat', http).complete(openai, body);
     expect(whole.model).toBe('sigma-sonnet-4-6');
     expect(whole.choices[0].message.content).toBe(viaOpenAi.choices[0].message.content);
     expect(whole.usage).toEqual({ ...viaOpenAi.usage, completion_tokens_details: undefined, prompt_tokens_details: { cached_tokens: 0 } });
 
-    const sent = (await (await fetch(`${sim.url}/_sim/requests?last=2`)).json()).data[0];
+    const sent = (await json(await fetch(`${sim.url}/_sim/requests?last=2`))).data[0];
     expect(sent.path).toBe('/v1/messages');
     expect(sent.headers).toMatchObject({ 'x-api-key': 'sk-ant-channel', 'anthropic-version': '2023-06-01' });
     expect(sent.body).toEqual({
@@ -91,14 +92,16 @@ describe('chat provider on an anthropic-messages channel', () => {
   });
 
   it('round-trips a tool call and reports reasoning for a thinking request', async () => {
-    const provider = chatProviderFor('anthropic-messages', http);
+    const provider = chatAdapter('anthropic-messages', http);
     const tools = [
       {
         type: 'function' as const,
         function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
       },
     ];
-    const first = await provider.complete(sigma, { ...body, tools, reasoning_effort: 'low' });
+    // The simulated model calls a tool the question names (shared/agent-turn.ts).
+    const asking = { ...body, messages: [...body.messages, { role: 'user' as const, content: 'And the weather in Paris?' }] };
+    const first = await provider.complete(sigma, { ...asking, tools, reasoning_effort: 'low' });
     expect(first.choices[0].finish_reason).toBe('tool_calls');
     expect(first.choices[0].message.reasoning_content?.length).toBeGreaterThan(0);
     expect(first.usage.completion_tokens_details?.reasoning_tokens).toBeGreaterThan(0);
@@ -109,7 +112,7 @@ describe('chat provider on an anthropic-messages channel', () => {
       ...body,
       tools,
       messages: [
-        ...body.messages,
+        ...asking.messages,
         { role: 'assistant', content: null, tool_calls: [call] },
         { role: 'tool', tool_call_id: call.id, content: 'Sunny in Paris' },
       ],
@@ -120,14 +123,14 @@ describe('chat provider on an anthropic-messages channel', () => {
 
   it('fails over on a simulated 529 and fails non-retryably after a mid-stream cut', async () => {
     await setFault({ match: { path: '/v1/messages' }, status: 529, count: 1 });
-    const err = await chatProviderFor('anthropic-messages', http)
+    const err = await chatAdapter('anthropic-messages', http)
       .complete(sigma, body)
       .catch((e) => e);
     expect(err).toBeInstanceOf(GatewayError);
     expect(err).toMatchObject({ status: 503, retryable: true });
 
     await setFault({ match: { path: '/v1/messages', model: 'sim-sigma' }, cut_after_chunks: 2, count: 1 });
-    const { items, error } = await collect(chatProviderFor('anthropic-messages', http).stream(sigma, body));
+    const { items, error } = await collect(chatAdapter('anthropic-messages', http).stream(sigma, body));
     expect(items.length).toBe(3); // role chunk + two deltas
     expect(error).toMatchObject({ status: 502, retryable: false });
   });

@@ -2,4 +2,4 @@ import '@unigate/platform/telemetry-register';
 import { runService } from '@unigate/platform';
 import { VideoAppModule } from './video.module';
 
-void runService({ name: 'video', module: VideoAppModule, defaultHttpPort: 8080 });
+void runService({ name: 'video', module: VideoAppModule, grpc: true, defaultHttpPort: 8082, defaultGrpcPort: 50052 });

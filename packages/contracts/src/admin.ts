@@ -1,18 +1,52 @@
 /** Admin API bodies (DESIGN.md §6). */
 import { z } from 'zod';
+import type { Usage } from './pricing';
 
-const usd = z.number({ error: 'must be a number of USD' }).finite().nonnegative();
+/** Largest amount one credit or opening balance may carry (far above any real top-up). */
+export const MAX_CREDIT_USD = 1_000_000_000;
+/** Postgres `integer`: limits above it would fail in the database instead of here. */
+const INT32_MAX = 2_147_483_647;
 
-export const createAccountSchema = z.object({ name: z.string().min(1).max(200), credit_usd: usd.optional() });
+/** Whether `v` USD is a whole number of micro-dollars (the ledger's unit), within float noise. */
+const wholeMicros = (v: number) => Math.abs(v * 1e6 - Math.round(v * 1e6)) < 1e-3;
+
+const usd = (field: string, opts: { positive: boolean }) =>
+  z
+    .number({ error: `${field} must be a number of USD` })
+    .finite(`${field} must be a finite number of USD`)
+    .min(0, `${field} must not be negative`)
+    .max(MAX_CREDIT_USD, `${field} must be at most ${MAX_CREDIT_USD} USD`)
+    .refine(wholeMicros, `${field} must be a whole number of micro-dollars (at most 6 decimals)`)
+    .refine((v) => !opts.positive || Math.round(v * 1e6) >= 1, `${field} must be at least 0.000001`);
+
+/** Names and references: stored as text, which cannot hold NUL. */
+const text = (field: string, min = 1) =>
+  z
+    .string({ error: `${field} must be a string` })
+    .min(min, `${field} must not be empty`)
+    .max(200, `${field} must be at most 200 characters`)
+    .refine((v) => !v.includes('\u0000'), `${field} must not contain NUL characters`);
+
+const limit = (field: string) =>
+  z
+    .number({ error: `${field} must be a positive integer` })
+    .int(`${field} must be a positive integer`)
+    .positive(`${field} must be a positive integer`)
+    .max(INT32_MAX, `${field} must be at most ${INT32_MAX}`);
+
+export const createAccountSchema = z.object({ name: text('name'), credit_usd: usd('credit_usd', { positive: false }).optional() });
 export const creditAccountSchema = z.object({
-  amount_usd: z.number().finite().positive('amount_usd must be positive'),
-  reference: z.string().min(1).max(200).optional(),
+  amount_usd: usd('amount_usd', { positive: true }),
+  reference: text('reference').optional(),
 });
 export const createKeySchema = z.object({
-  name: z.string().max(200).optional(),
-  models: z.array(z.string().min(1)).optional(),
-  rate_limit_rpm: z.number().int().positive().optional(),
-  max_concurrency: z.number().int().positive().optional(),
+  name: text('name', 0).optional(),
+  models: z
+    .array(text('model'), { error: 'models must be an array of model ids' })
+    .max(1_000, 'models must list at most 1000 models')
+    .optional(),
+  rate_limit_rpm: limit('rate_limit_rpm').optional(),
+  max_concurrency: limit('max_concurrency').optional(),
 });
 export type CreateAccount = z.infer<typeof createAccountSchema>;
 export type CreditAccount = z.infer<typeof creditAccountSchema>;
@@ -33,6 +67,8 @@ export interface LedgerEntryView {
   input_tokens: number;
   cached_input_tokens: number;
   output_tokens: number;
+  /** Everything measured, in the model's price units (tokens, images, seconds, characters). */
+  units: Usage;
   cost_usd: number;
   cost_micros: number;
   created_at: string;

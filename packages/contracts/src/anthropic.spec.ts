@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { anthropicCountTokensRequestSchema, anthropicMessagesRequestSchema, anthropicStreamEventSchema } from './anthropic';
 import { GatewayError } from './errors';
 import { parseOrThrow } from './validation';
@@ -78,7 +80,7 @@ describe('anthropic messages request validation', () => {
     [{ ...base, top_k: -1 }, 'top_k'],
     [{ ...base, model: '' }, 'model'],
     [{ ...base, messages: [] }, 'messages'],
-    [{ ...base, messages: [{ role: 'system', content: 'x' }] }, 'messages[0].role'],
+    [{ ...base, messages: [{ role: 'tool', content: 'x' }] }, 'messages[0].role'],
     [{ ...base, messages: [{ role: 'user', content: 5 }] }, 'messages[0].content'],
     [{ ...base, messages: [{ role: 'user', content: [{ type: 'text' }] }] }, 'messages[0].content[0].text'],
     [
@@ -108,6 +110,28 @@ describe('anthropic messages request validation', () => {
     expect(err.type).toBe('invalid_request_error');
     expect(err.param).toBe(field);
     expect(err.message).toContain(field);
+  });
+
+  it('accepts what Claude Code 2.1.328 sends, unchanged: a system turn, adaptive thinking, effort, deferred tools', () => {
+    const captured = JSON.parse(readFileSync(join(__dirname, '__fixtures__', 'claude-code-2.1.328.messages.json'), 'utf8'));
+    const parsed = parseOrThrow(anthropicMessagesRequestSchema, captured.body);
+    expect(parsed).toEqual(captured.body);
+    expect(parsed.messages.map((m) => m.role)).toEqual(['user', 'system']);
+    expect(parsed.thinking).toEqual({ type: 'adaptive', display: 'omitted' });
+    expect(parsed.output_config).toEqual({ effort: 'medium' });
+    expect(parsed.tools?.some((t) => (t as { defer_loading?: boolean }).defer_loading)).toBe(true);
+  });
+
+  it('accepts newer block types and any metadata', () => {
+    const body = {
+      ...base,
+      metadata: { user_id: '{"device_id":"d"}', trace: { a: 1 } },
+      messages: [
+        { role: 'user', content: [{ type: 'compaction', content: 'Earlier: we set up the repo.', encrypted_content: null }] },
+        { role: 'system', content: [{ type: 'text', text: 'Now in plan mode.' }] },
+      ],
+    };
+    expect(parseOrThrow(anthropicMessagesRequestSchema, body)).toEqual(body);
   });
 
   it('lists the block types for an unknown one', () => {

@@ -3,11 +3,14 @@
  * (reference/anthropic.md): the request schema our endpoint validates clients with, and the response,
  * usage and stream-event shapes, whose schemas also check what an Anthropic upstream sends.
  *
- * Objects are loose: fields we do not model (citations, container, service_tier, context_management...)
- * pass through untouched, so a native pass-through loses nothing. Block types are a closed list — the
- * ones we translate plus the server-tool blocks we only pass through — so code can switch on `type`.
+ * Objects are loose: fields we do not model (citations, container, service_tier, context_management,
+ * output_config, defer_loading...) pass through untouched, so a native pass-through loses nothing and a
+ * newer client (Claude Code) is not refused for fields it adds. Only what Anthropic itself would
+ * refuse is a 400. Block types are a closed list — the ones we translate plus the server-tool blocks
+ * we only pass through — so code can switch on `type`.
  */
 import { z } from 'zod';
+import { MAX_MESSAGES } from './limits';
 
 const count = z.number().int().nonnegative();
 
@@ -92,11 +95,18 @@ export const ANTHROPIC_PASSTHROUGH_BLOCK_TYPES = [
   'code_execution_tool_result',
   'bash_code_execution_tool_result',
   'text_editor_code_execution_tool_result',
+  'tool_search_tool_result',
+  'advisor_tool_result',
   'mcp_tool_use',
   'mcp_tool_result',
+  'mcp_tool_listing',
   'container_upload',
   'search_result',
   'tool_reference',
+  'tool_addition',
+  'tool_removal',
+  'compaction',
+  'fallback',
 ] as const;
 const passthroughBlock = z.looseObject({ type: z.enum(ANTHROPIC_PASSTHROUGH_BLOCK_TYPES) });
 
@@ -143,8 +153,12 @@ export const anthropicContentBlockSchema = z.discriminatedUnion(
   { error: (iss) => (iss.code === 'invalid_union' ? `content block type must be one of: ${BLOCK_TYPES.join(', ')}` : undefined) },
 );
 
+/**
+ * A conversation turn. `system` turns carry instructions that arrive mid-conversation (Claude Code
+ * sends its environment this way); other formats get them as their own instruction in place.
+ */
 export const anthropicMessageParamSchema = z.looseObject({
-  role: z.enum(['user', 'assistant'], { error: 'role must be one of: user, assistant' }),
+  role: z.enum(['user', 'assistant', 'system'], { error: 'role must be one of: user, assistant, system' }),
   content: z.union([z.string(), z.array(anthropicContentBlockSchema)], { error: 'content must be a string or an array of content blocks' }),
 });
 
@@ -188,7 +202,8 @@ export const anthropicThinkingSchema = z.discriminatedUnion(
         .min(1024, 'budget_tokens must be an integer of at least 1024'),
     }),
     z.looseObject({ type: z.literal('disabled') }),
-    z.looseObject({ type: z.literal('adaptive') }),
+    // The model decides how much to think; `display` (summarized, omitted) only shapes what it shows.
+    z.looseObject({ type: z.literal('adaptive'), display: z.string().optional() }),
   ],
   { error: (iss) => (iss.code === 'invalid_union' ? 'thinking type must be one of: enabled, disabled, adaptive' : undefined) },
 );
@@ -197,7 +212,8 @@ const promptFields = {
   model: z.string({ error: 'model is required' }).min(1, 'model is required'),
   messages: z
     .array(anthropicMessageParamSchema, { error: 'messages must be an array of message objects' })
-    .min(1, 'messages must not be empty'),
+    .min(1, 'messages must not be empty')
+    .max(MAX_MESSAGES, `messages must hold at most ${MAX_MESSAGES} messages`),
   system: z
     .union([z.string(), z.array(anthropicTextBlockSchema)], { error: 'system must be a string or an array of text blocks' })
     .optional(),
@@ -205,6 +221,12 @@ const promptFields = {
   tool_choice: anthropicToolChoiceSchema.optional(),
   thinking: anthropicThinkingSchema.optional(),
 };
+
+/** Output settings: `effort` (how hard the model works) and `format` (structured output). */
+export const anthropicOutputConfigSchema = z.looseObject({
+  effort: z.string({ error: 'effort must be a string' }).nullish(),
+  format: z.looseObject({ type: z.string(), schema: z.record(z.string(), z.unknown()).optional() }).nullish(),
+});
 
 export const anthropicMessagesRequestSchema = z
   .looseObject({
@@ -218,9 +240,10 @@ export const anthropicMessagesRequestSchema = z
       .int('top_k must be a non-negative integer')
       .nonnegative('top_k must be a non-negative integer')
       .optional(),
-    metadata: z.looseObject({ user_id: z.string().nullish() }).optional(),
+    metadata: z.record(z.string(), z.unknown(), { error: 'metadata must be an object' }).optional(),
     stream: z.boolean({ error: 'stream must be a boolean' }).optional(),
     service_tier: z.string().optional(),
+    output_config: anthropicOutputConfigSchema.optional(),
   })
   .superRefine((r, ctx) => {
     if (r.thinking?.type === 'enabled' && r.thinking.budget_tokens >= r.max_tokens) {
@@ -241,6 +264,7 @@ export type AnthropicToolResultBlock = z.infer<typeof anthropicToolResultBlockSc
 export type AnthropicTool = z.infer<typeof anthropicToolSchema>;
 export type AnthropicToolChoice = z.infer<typeof anthropicToolChoiceSchema>;
 export type AnthropicThinkingConfig = z.infer<typeof anthropicThinkingSchema>;
+export type AnthropicOutputConfig = z.infer<typeof anthropicOutputConfigSchema>;
 
 export interface AnthropicCountTokensResponse {
   input_tokens: number;

@@ -4,20 +4,6 @@ import { z } from 'zod';
 export const MODEL_KINDS = ['chat', 'image', 'image-edit', 'video', 'embedding', 'speech'] as const;
 export type ModelKind = (typeof MODEL_KINDS)[number];
 
-/** Upstream wire protocols an adapter exists (or will exist) for; see packages/providers. */
-export const PROTOCOLS = [
-  'openai-chat',
-  'anthropic-messages',
-  'gemini-generate',
-  'gemini-interactions',
-  'dashscope',
-  'ark',
-  'openai-images',
-  'openai-embeddings',
-  'voyage',
-] as const;
-export type Protocol = (typeof PROTOCOLS)[number];
-
 /** Prices in integer micro-USD. Token prices are per million tokens. */
 export const priceSchema = z.object({
   input_per_mtok: z.number().int().nonnegative().default(0),
@@ -35,21 +21,27 @@ export const priceSchema = z.object({
 });
 export type Prices = z.infer<typeof priceSchema>;
 
-export interface Channel {
-  id: string;
-  protocol: Protocol;
-  base_url: string;
+/**
+ * One way to reach a model upstream. `protocol` names the wire protocol an adapter in
+ * packages/providers speaks (its registry lists them); the catalog checks it at start.
+ */
+export const channelSchema = z.object({
+  id: z.string(),
+  protocol: z.string(),
+  base_url: z.string(),
   /** Resolved secret; never logged. Empty when the upstream needs none (the simulator). */
-  api_key: string;
-  upstream_model: string;
-  priority: number;
-  weight: number;
-}
+  api_key: z.string(),
+  upstream_model: z.string(),
+  priority: z.number(),
+  weight: z.number(),
+});
+export type Channel = z.infer<typeof channelSchema>;
 
 /** The public operations (SPEC.md §4) a model may be called on; a model's kind alone cannot say this. */
 export const MODEL_ENDPOINTS = [
   '/v1/chat/completions',
   '/v1/messages',
+  '/v1/responses',
   '/v1/images/generations',
   '/v1/images/edits',
   '/v1/videos/generations',
@@ -58,88 +50,126 @@ export const MODEL_ENDPOINTS = [
 ] as const;
 export type ModelEndpoint = (typeof MODEL_ENDPOINTS)[number];
 
+const count = z.number().int().nonnegative();
+const strings = z.array(z.string());
+
 /** Chat features the edge may check or advertise. */
-export interface ChatLimits {
-  vision?: boolean;
-  tools?: boolean;
+export const chatLimitsSchema = z.object({
+  vision: z.boolean().optional(),
+  tools: z.boolean().optional(),
   /** Always-on or optional thinking; reasoning tokens are billed as output. */
-  reasoning?: boolean;
+  reasoning: z.boolean().optional(),
   /** Allowed `reasoning_effort` values, when the field is accepted at all. */
-  reasoning_efforts?: string[];
+  reasoning_efforts: strings.optional(),
   /** Accepts video/audio URLs in user messages (SPEC.md §4 note on gamma chat). */
-  media_input?: boolean;
-}
+  media_input: z.boolean().optional(),
+});
+export type ChatLimits = z.infer<typeof chatLimitsSchema>;
 
-export interface ImageLimits {
+export const imageLimitsSchema = z.object({
   /** Allowed `size` / `parameters.size` values in the family's own notation (`1024*1024`, `1024x1024`). */
-  sizes?: string[];
-  default_size?: string;
+  sizes: strings.optional(),
+  default_size: z.string().optional(),
   /** Gamma interaction-style `response_format.image_size` values. */
-  image_sizes?: string[];
-  aspect_ratios?: string[];
+  image_sizes: strings.optional(),
+  aspect_ratios: strings.optional(),
   /** Images per call. */
-  max_n?: number;
+  max_n: count.optional(),
   /** Reference/input images: editing models need at least min (0 = text-to-image). */
-  min_reference_images?: number;
-  max_reference_images?: number;
-  supports_mask?: boolean;
-  output_formats?: string[];
-  qualities?: string[];
+  min_reference_images: count.optional(),
+  max_reference_images: count.optional(),
+  supports_mask: z.boolean().optional(),
+  output_formats: strings.optional(),
+  qualities: strings.optional(),
   /** `generation_config.thinking_level` values, when supported. */
-  thinking_levels?: string[];
+  thinking_levels: strings.optional(),
   /** Freeform `WxH` on /v1/images/generations (SPEC.md §8). */
-  freeform_size?: { max_side: number; multiple_of: number; max_ratio: number };
-}
+  freeform_size: z.object({ max_side: count, multiple_of: count, max_ratio: z.number().positive() }).optional(),
+});
+export type ImageLimits = z.infer<typeof imageLimitsSchema>;
 
-export interface VideoLimits {
+export const videoLimitsSchema = z.object({
   /** t2v, i2v or r2v: which `input` fields apply (SPEC.md §2.6). */
-  input_mode: 't2v' | 'i2v' | 'r2v';
-  /** Upstream body format: `2.6` (size/img_url/reference_urls) or `2.7` (resolution/media). */
-  api_format: '2.6' | '2.7';
-  resolutions: string[];
-  default_resolution: string;
-  aspect_ratios: string[];
-  default_duration_seconds: number;
-  max_duration_seconds: number;
-}
+  input_mode: z.enum(['t2v', 'i2v', 'r2v']),
+  /**
+   * Request format: `2.6` (size/img_url/reference_urls) or `2.7` (resolution/media) for the beta
+   * family; `content` for content-generation families (media with first/last frame, seed; docs/video.md).
+   */
+  api_format: z.enum(['2.6', '2.7', 'content']),
+  resolutions: strings,
+  default_resolution: z.string(),
+  aspect_ratios: strings,
+  default_duration_seconds: count,
+  max_duration_seconds: count,
+});
+export type VideoLimits = z.infer<typeof videoLimitsSchema>;
 
-export interface EmbeddingLimits {
-  dimensions: number[];
-  default_dimensions: number;
-  max_input_tokens?: number;
+export const embeddingLimitsSchema = z.object({
+  dimensions: z.array(count),
+  default_dimensions: count,
+  max_input_tokens: count.optional(),
   /** Inputs per request. */
-  max_batch?: number;
-}
+  max_batch: count.optional(),
+});
+export type EmbeddingLimits = z.infer<typeof embeddingLimitsSchema>;
 
-export interface SpeechLimits {
-  voices: string[];
-  default_voice: string;
-  response_formats: string[];
-  default_response_format: string;
-  supports_instructions: boolean;
-}
+export const speechLimitsSchema = z.object({
+  voices: strings,
+  default_voice: z.string(),
+  response_formats: strings,
+  default_response_format: z.string(),
+  supports_instructions: z.boolean(),
+});
+export type SpeechLimits = z.infer<typeof speechLimitsSchema>;
 
-export interface ModelInfo {
-  id: string;
-  family: string;
-  kind: ModelKind;
-  owned_by: string;
-  created: number;
-  context_window?: number;
-  max_output_tokens?: number;
-  prices: Prices;
+export const modelInfoSchema = z.object({
+  id: z.string(),
+  family: z.string(),
+  kind: z.enum(MODEL_KINDS),
+  owned_by: z.string(),
+  created: z.number().int(),
+  context_window: count.optional(),
+  max_output_tokens: count.optional(),
+  prices: priceSchema,
   /** Optional catalogue detail (filled for every built-in model; YAML-added models may omit it). */
-  description?: string;
-  endpoints?: ModelEndpoint[];
-  chat?: ChatLimits;
-  image?: ImageLimits;
-  video?: VideoLimits;
-  embedding?: EmbeddingLimits;
-  speech?: SpeechLimits;
+  description: z.string().optional(),
+  endpoints: z.array(z.enum(MODEL_ENDPOINTS)).optional(),
+  chat: chatLimitsSchema.optional(),
+  image: imageLimitsSchema.optional(),
+  video: videoLimitsSchema.optional(),
+  embedding: embeddingLimitsSchema.optional(),
+  speech: speechLimitsSchema.optional(),
+});
+export type ModelInfo = z.infer<typeof modelInfoSchema>;
+
+/**
+ * The chat `reasoning_effort` a model takes for an effort a client asked for in another format
+ * (Anthropic's thinking and effort, the Responses API's `reasoning.effort`), or undefined when the
+ * model has no reasoning switch or does not take that effort (omega-k3 takes only `max`).
+ */
+export function acceptedReasoningEffort(model: Pick<ModelInfo, 'chat'>, effort: string): string | undefined {
+  if (!model.chat?.reasoning) return undefined;
+  const allowed = model.chat.reasoning_efforts;
+  return !allowed || allowed.includes(effort) ? effort : undefined;
 }
 
-export interface ModelRoute {
-  model: ModelInfo;
+export const modelRouteSchema = z.object({
+  model: modelInfoSchema,
   /** Ordered: try the first, fail over down the list. */
-  channels: Channel[];
-}
+  channels: z.array(channelSchema),
+});
+export type ModelRoute = z.infer<typeof modelRouteSchema>;
+
+/**
+ * The whole catalogue as the catalog service hands it to every edge replica, which resolves models
+ * from its own copy (no network hop per request). `version` changes whenever anything in it does.
+ */
+export const catalogSnapshotSchema = z.object({
+  version: z.string(),
+  models: z.array(modelInfoSchema),
+  /** Canonical model id → every channel of that model. */
+  channels: z.record(z.string(), z.array(channelSchema)),
+  /** Alternative name → canonical model id; a trailing `*` matches by prefix. */
+  aliases: z.record(z.string(), z.string()),
+});
+export type CatalogSnapshot = z.infer<typeof catalogSnapshotSchema>;

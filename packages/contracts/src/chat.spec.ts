@@ -64,9 +64,14 @@ describe('chat completion request validation', () => {
       { type: 'input_audio', input_audio: { data: 'UklGRg==', format: 'wav' } },
     ];
     expect(() => parseOrThrow(chatCompletionRequestSchema, { ...base, messages: [{ role: 'user', content: media }] })).not.toThrow();
-    const err = reject({ ...base, messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'x', format: 'midi' } }] }] });
+    const err = reject({
+      ...base,
+      messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'x', format: 'midi' } }] }],
+    });
     expect(err.param).toBe('messages[0].content[0].input_audio.format');
-    expect(reject({ ...base, messages: [{ role: 'user', content: [{ type: 'video_url', video_url: {} }] }] }).param).toMatch(/^messages\[0\]\.content\[0\]/);
+    expect(reject({ ...base, messages: [{ role: 'user', content: [{ type: 'video_url', video_url: {} }] }] }).param).toMatch(
+      /^messages\[0\]\.content\[0\]/,
+    );
   });
 });
 
@@ -74,7 +79,11 @@ describe('error rendering', () => {
   const { errors, renderError } = jest.requireActual('./errors') as typeof import('./errors');
 
   it('renders 429 in Shape A on Shape B endpoints', () => {
-    expect(renderError(errors.rateLimited('slow down', 3), 'B', 'req_1')).toEqual({ code: 'Throttling.RateQuota', message: 'slow down', request_id: 'req_1' });
+    expect(renderError(errors.rateLimited('slow down', 3), 'B', 'req_1')).toEqual({
+      code: 'Throttling.RateQuota',
+      message: 'slow down',
+      request_id: 'req_1',
+    });
   });
 
   it('renders 429 on the messages endpoints in both Shape A and the Anthropic shape', () => {
@@ -88,6 +97,8 @@ describe('error rendering', () => {
   });
 
   it('renders 402 with the message only', () => {
-    expect(renderError(errors.insufficientBalance(5, 1), 'B', 'req_3')).toEqual({ error: { message: expect.stringContaining('Insufficient balance') } });
+    expect(renderError(errors.insufficientBalance(5, 1), 'B', 'req_3')).toEqual({
+      error: { message: expect.stringContaining('Insufficient balance') },
+    });
   });
 });

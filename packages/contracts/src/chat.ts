@@ -3,6 +3,7 @@
  * (reference/openai.md). Unknown top-level fields pass through to the upstream untouched.
  */
 import { z } from 'zod';
+import { MAX_MESSAGES } from './limits';
 
 const textBlock = z.object({ type: z.literal('text'), text: z.string() });
 const imageBlock = z.object({
@@ -34,9 +35,7 @@ export type MediaBlockType = (typeof MEDIA_BLOCK_TYPES)[number];
 
 export const contentBlockSchema = z.discriminatedUnion('type', [textBlock, imageBlock, videoUrlBlock, audioUrlBlock, inputAudioBlock], {
   error: (iss) =>
-    iss.code === 'invalid_union'
-      ? 'content block type must be one of: text, image_url, video_url, audio_url, input_audio'
-      : undefined,
+    iss.code === 'invalid_union' ? 'content block type must be one of: text, image_url, video_url, audio_url, input_audio' : undefined,
 });
 
 const toolCallSchema = z.looseObject({
@@ -89,14 +88,23 @@ const responseFormatSchema = z.discriminatedUnion('type', [
 ]);
 
 const range = (min: number, max: number, field: string) =>
-  z.number({ error: `${field} must be a number` }).min(min, `${field} must be between ${min} and ${max}`).max(max, `${field} must be between ${min} and ${max}`);
+  z
+    .number({ error: `${field} must be a number` })
+    .min(min, `${field} must be between ${min} and ${max}`)
+    .max(max, `${field} must be between ${min} and ${max}`);
 
 const positiveInt = (field: string) =>
-  z.number({ error: `${field} must be a positive integer` }).int(`${field} must be a positive integer`).positive(`${field} must be a positive integer`);
+  z
+    .number({ error: `${field} must be a positive integer` })
+    .int(`${field} must be a positive integer`)
+    .positive(`${field} must be a positive integer`);
 
 export const chatCompletionRequestSchema = z.looseObject({
   model: z.string({ error: 'model is required' }).min(1, 'model is required'),
-  messages: z.array(chatMessageSchema, { error: 'messages must be an array of message objects' }).min(1, 'messages must not be empty'),
+  messages: z
+    .array(chatMessageSchema, { error: 'messages must be an array of message objects' })
+    .min(1, 'messages must not be empty')
+    .max(MAX_MESSAGES, `messages must hold at most ${MAX_MESSAGES} messages`),
   temperature: range(0, 2, 'temperature').optional(),
   top_p: range(0, 1, 'top_p').optional(),
   max_tokens: positiveInt('max_tokens').optional(),
@@ -124,64 +132,79 @@ export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 export type ChatContentBlock = z.infer<typeof contentBlockSchema>;
 
-export interface ChatUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  prompt_tokens_details?: { cached_tokens?: number; audio_tokens?: number };
-  completion_tokens_details?: { reasoning_tokens?: number };
-}
+const count = z.number().int().nonnegative();
 
-export interface ChatToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
+/** Token usage in OpenAI's shape; the details objects appear when the upstream reports them. */
+export const chatUsageSchema = z.looseObject({
+  prompt_tokens: count,
+  completion_tokens: count,
+  total_tokens: count,
+  prompt_tokens_details: z.looseObject({ cached_tokens: count.optional(), audio_tokens: count.optional() }).optional(),
+  completion_tokens_details: z.looseObject({ reasoning_tokens: count.optional() }).optional(),
+});
+export type ChatUsage = z.infer<typeof chatUsageSchema>;
 
-export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call';
+export const FINISH_REASONS = ['stop', 'length', 'tool_calls', 'content_filter', 'function_call'] as const;
+export const finishReasonSchema = z.enum(FINISH_REASONS);
+export type FinishReason = z.infer<typeof finishReasonSchema>;
+export type ChatToolCall = z.infer<typeof toolCallSchema>;
 
-export interface ChatCompletionResponse {
-  id: string;
-  object: 'chat.completion';
-  created: number;
-  model: string;
-  choices: Array<{
-    index: number;
-    message: {
-      role: 'assistant';
-      content: string | null;
-      reasoning_content?: string;
-      tool_calls?: ChatToolCall[];
-      refusal?: string | null;
-    };
-    finish_reason: FinishReason | null;
-    logprobs?: null;
-  }>;
-  usage: ChatUsage;
-  system_fingerprint?: string;
-}
+/** A whole answer (reference/openai.md); `model` is always the name the client asked for. */
+export const chatCompletionResponseSchema = z.looseObject({
+  id: z.string(),
+  object: z.literal('chat.completion'),
+  created: z.number().int(),
+  model: z.string(),
+  choices: z.array(
+    z.looseObject({
+      index: count,
+      message: z.looseObject({
+        role: z.literal('assistant'),
+        content: z.string().nullable(),
+        reasoning_content: z.string().optional(),
+        tool_calls: z.array(toolCallSchema).optional(),
+        refusal: z.string().nullable().optional(),
+      }),
+      finish_reason: finishReasonSchema.nullable(),
+      logprobs: z.null().optional(),
+    }),
+  ),
+  usage: chatUsageSchema,
+  system_fingerprint: z.string().optional(),
+});
+export type ChatCompletionResponse = z.infer<typeof chatCompletionResponseSchema>;
 
-export interface ChatToolCallDelta {
-  index: number;
-  id?: string;
-  type?: 'function';
-  function?: { name?: string; arguments?: string };
-}
+export const chatToolCallDeltaSchema = z.looseObject({
+  index: count,
+  id: z.string().optional(),
+  type: z.literal('function').optional(),
+  function: z.looseObject({ name: z.string().optional(), arguments: z.string().optional() }).optional(),
+});
+export type ChatToolCallDelta = z.infer<typeof chatToolCallDeltaSchema>;
 
-export interface ChatCompletionChunk {
-  id: string;
-  object: 'chat.completion.chunk';
-  created: number;
-  model: string;
-  choices: Array<{
-    index: number;
-    delta: { role?: 'assistant'; content?: string | null; reasoning_content?: string; tool_calls?: ChatToolCallDelta[] };
-    logprobs?: null;
-    finish_reason: FinishReason | null;
-  }>;
-  usage?: ChatUsage | null;
-  system_fingerprint?: string;
-}
+/** One SSE chunk; the usage chunk has `choices: []`. */
+export const chatCompletionChunkSchema = z.looseObject({
+  id: z.string(),
+  object: z.literal('chat.completion.chunk'),
+  created: z.number().int(),
+  model: z.string(),
+  choices: z.array(
+    z.looseObject({
+      index: count,
+      delta: z.looseObject({
+        role: z.literal('assistant').optional(),
+        content: z.string().nullable().optional(),
+        reasoning_content: z.string().optional(),
+        tool_calls: z.array(chatToolCallDeltaSchema).optional(),
+      }),
+      logprobs: z.null().optional(),
+      finish_reason: finishReasonSchema.nullable(),
+    }),
+  ),
+  usage: chatUsageSchema.nullable().optional(),
+  system_fingerprint: z.string().optional(),
+});
+export type ChatCompletionChunk = z.infer<typeof chatCompletionChunkSchema>;
 
 /** Upper bound of output tokens the request allows (for the worst-case hold). */
 export function requestedMaxTokens(req: Pick<ChatCompletionRequest, 'max_tokens' | 'max_completion_tokens'>): number | undefined {

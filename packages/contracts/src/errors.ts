@@ -104,9 +104,10 @@ export const errors = {
     new GatewayError({ status: 429, code: 'Throttling.RateQuota', message, retryAfter }),
   payloadTooLarge: (limitBytes: number) =>
     new GatewayError({ status: 413, code: 'request_too_large', message: `Request body exceeds ${limitBytes} bytes.` }),
-  notFound: (what: string) => new GatewayError({ status: 404, code: 'not_found', message: `${what} not found.` }),
-  unauthorizedAdmin: () =>
-    new GatewayError({ status: 401, code: 'invalid_admin_token', message: 'Missing or wrong admin token.' }),
+  notFound: (what: string, param: string | null = null) =>
+    new GatewayError({ status: 404, code: 'not_found', message: `${what} not found.`, param }),
+  conflict: (message: string, param: string | null = null) => new GatewayError({ status: 409, code: 'conflict', message, param }),
+  unauthorizedAdmin: () => new GatewayError({ status: 401, code: 'invalid_admin_token', message: 'Missing or wrong admin token.' }),
   upstream: (status: number, message: string, retryable: boolean) =>
     new GatewayError({
       status: status === 504 ? 504 : status === 503 ? 503 : 502,

@@ -1,11 +1,13 @@
 /** Internal events carried on Kafka (or the in-process bus in standalone). Validated on consume. */
 import { z } from 'zod';
+import { usageSchema } from './pricing';
 
 export const TOPICS = {
   usageRecorded: 'usage.recorded',
   keyRevoked: 'key.revoked',
   accountCredited: 'account.credited',
   videoTaskUpdated: 'video.task.updated',
+  catalogUpdated: 'catalog.updated',
 } as const;
 
 export const usageRecordedSchema = z.object({
@@ -16,11 +18,8 @@ export const usageRecordedSchema = z.object({
   hold_id: z.string().nullable(),
   model: z.string(),
   kind: z.string(),
-  units: z.object({
-    input_tokens: z.number().int().nonnegative(),
-    cached_input_tokens: z.number().int().nonnegative(),
-    output_tokens: z.number().int().nonnegative(),
-  }),
+  /** What was measured, in the units the model is priced in. */
+  units: usageSchema,
   cost_micros: z.number().int().nonnegative(),
   occurred_at: z.string(),
 });
@@ -28,3 +27,7 @@ export type UsageRecorded = z.infer<typeof usageRecordedSchema>;
 
 export const keyRevokedSchema = z.object({ event_id: z.string(), key_id: z.string(), key_hash: z.string() });
 export type KeyRevoked = z.infer<typeof keyRevokedSchema>;
+
+/** The catalogue changed (a catalog service started with it): edges fetch the new snapshot. */
+export const catalogUpdatedSchema = z.object({ event_id: z.string(), version: z.string() });
+export type CatalogUpdated = z.infer<typeof catalogUpdatedSchema>;

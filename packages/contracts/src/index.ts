@@ -8,3 +8,6 @@ export * from './admin';
 export * from './ports';
 export * from './tokens';
 export * from './anthropic';
+export * from './responses';
+export * from './endpoints';
+export * from './limits';

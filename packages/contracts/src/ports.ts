@@ -3,15 +3,8 @@
  * gRPC clients, standalone with the domain services themselves. Nothing here knows a transport.
  */
 import type { AccountView, CreateKey, LedgerEntryView } from './admin';
-import type {
-  AnthropicCountTokensRequest,
-  AnthropicCountTokensResponse,
-  AnthropicMessage,
-  AnthropicMessagesRequest,
-  AnthropicStreamEvent,
-} from './anthropic';
 import type { ModelInfo, ModelRoute } from './catalog';
-import type { ChatCompletionChunk, ChatCompletionRequest, ChatCompletionResponse } from './chat';
+import type { Usage } from './pricing';
 
 /** Who is calling: resolved from an API key. */
 export interface KeyPrincipal {
@@ -29,20 +22,22 @@ export interface CatalogPort {
   list(): Promise<ModelInfo[]>;
 }
 
-export interface HoldRequest {
-  request_id: string;
-  account_id: string;
-  key_id: string;
-  amount_micros: number;
+/** An account's settled money as the ledger holds it; `version` grows with every change to it. */
+export interface AccountMoney {
+  balance_micros: number;
+  version: number;
 }
 
 export interface BillingPort {
   /** key hash (sha256 hex) → principal, or null when unknown/revoked. */
   authenticate(keyHash: string): Promise<KeyPrincipal | null>;
-  /** Reserve the worst case; throws GatewayError 402 when the available balance is short. */
-  placeHold(req: HoldRequest): Promise<{ hold_id: string }>;
-  /** Give a hold back untouched (the call failed before producing anything billable). */
-  releaseHold(holdId: string): Promise<void>;
+  /**
+   * Give a hold back untouched: a call that failed after it was answered (a video task). Holds are
+   * placed by the edge's reservations (limits and hold in one step), not through this port.
+   */
+  releaseHold(accountId: string, holdId: string): Promise<void>;
+  /** The ledger's money of an account (null when unknown), for a reservation store to load. */
+  accountMoney(accountId: string): Promise<AccountMoney | null>;
 
   createAccount(name: string, creditMicros: number): Promise<AccountView>;
   getAccount(accountId: string): Promise<AccountView>;
@@ -52,6 +47,30 @@ export interface BillingPort {
   listUsage(accountId: string): Promise<LedgerEntryView[]>;
   /** Balance, all-time usage and per-day usage in [from, to) (ISO dates), for the dashboard endpoints. */
   quota(accountId: string, range?: DateRange): Promise<QuotaView>;
+  /** The account's keys, newest first (no secrets), for the dashboard. */
+  listKeys(accountId: string): Promise<KeyView[]>;
+  /**
+   * A dashboard user with a new account holding `creditMicros`; the password is stored as an argon2id
+   * hash. Throws GatewayError conflict when the email (case-insensitive) is taken.
+   */
+  registerUser(email: string, password: string, creditMicros: number): Promise<UserView>;
+  /** The user when email and password match, else null (unknown email and wrong password alike). */
+  verifyUser(email: string, password: string): Promise<UserView | null>;
+}
+
+export interface KeyView {
+  id: string;
+  name: string | null;
+  /** The key's first characters, enough to recognise it. */
+  prefix: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface UserView {
+  id: string;
+  email: string;
+  account_id: string;
 }
 
 export interface DateRange {
@@ -70,41 +89,75 @@ export interface QuotaView {
   daily: Array<{ date: string; charged_micros: number }>;
 }
 
-/** Everything chat needs to serve one call; the edge has already authenticated, validated and held. */
-export interface ChatCall {
+/** A file uploaded with a multipart request (image edits), carried to the service as bytes. */
+export interface Attachment {
+  /** The form field (`image`, `image[]`, `mask`). */
+  field: string;
+  filename: string;
+  content_type: string;
+  data: Uint8Array;
+}
+
+/**
+ * One call of an endpoint (packages/contracts/src/endpoints), as the edge hands it to the service
+ * that owns the endpoint: authenticated, validated, routed and held. The same envelope for every
+ * endpoint; `body` is the endpoint's validated request.
+ */
+export interface EndpointCall {
+  /** The endpoint spec's name, e.g. `chat.completions`. */
+  endpoint: string;
   request_id: string;
   account_id: string;
   key_id: string;
   hold_id: string | null;
   route: ModelRoute;
-  body: ChatCompletionRequest;
+  body: unknown;
+  /** Endpoint options taken from request headers (e.g. `anthropic-beta`). */
+  options: Record<string, string>;
+  files?: Attachment[];
   /** W3C traceparent, so the trace continues across the transport. */
   traceparent?: string;
 }
 
-export interface ChatPort {
-  complete(call: ChatCall): Promise<ChatCompletionResponse>;
-  /** Chunks as they come; `signal` aborts the upstream call when the client goes away. */
-  stream(call: ChatCall, signal: AbortSignal): AsyncIterable<ChatCompletionChunk>;
+/**
+ * A capability service (chat, media, video) as the edge sees it: in-process in standalone, over gRPC
+ * in distributed mode. Replies and stream items are the endpoint's response and event types.
+ */
+export interface EndpointPort {
+  /** `signal` aborts the upstream call when the client goes away. */
+  call(call: EndpointCall, signal?: AbortSignal, timing?: UpstreamTiming): Promise<unknown>;
+  /**
+   * Items as they come; `signal` aborts the upstream call when the client goes away. `timing` holds
+   * the upstream wait up to the first item by the time that item is yielded.
+   */
+  stream(call: EndpointCall, signal: AbortSignal, timing?: UpstreamTiming): AsyncIterable<unknown>;
 }
 
-/** A native messages-format call (POST /v1/messages): the same envelope, an Anthropic-format body. */
-export interface MessagesCall extends Omit<ChatCall, 'body'> {
-  body: AnthropicMessagesRequest;
-  /** `anthropic-beta` header values the client sent, passed to messages-native upstreams. */
-  betas?: string[];
+/**
+ * Milliseconds a call spent waiting on its upstreams (every attempt: to the whole answer, or to a
+ * stream's first event). The service adds to it; the edge subtracts it from the time the request
+ * took to report the gateway's own overhead (`x-unigate-overhead-ms`).
+ */
+export interface UpstreamTiming {
+  ms: number;
 }
 
-export interface CountTokensCall {
-  request_id: string;
-  route: ModelRoute;
-  body: AnthropicCountTokensRequest;
-  betas?: string[];
+/** Where a service reports what a call produced; billing settles the hold from it. */
+export interface UsageSink {
+  record(call: Omit<EndpointCall, 'body' | 'files'>, usage: Usage): Promise<void>;
 }
 
-export interface MessagesPort {
-  create(call: MessagesCall): Promise<AnthropicMessage>;
-  /** Events in Anthropic's exact order (pings included); `signal` aborts the upstream call. */
-  stream(call: MessagesCall, signal: AbortSignal): AsyncIterable<AnthropicStreamEvent>;
-  countTokens(call: CountTokensCall): Promise<AnthropicCountTokensResponse>;
+/** The video service's task lookup (GET /v1/videos/generations/{id}): the account's task by either id kind, else a 404. */
+export interface VideoTaskPort {
+  lookup(accountId: string, id: string): Promise<import('./endpoints/videos/video-task').VideoTask>;
+  /** The account's newest tasks, newest first: at most `limit`, never more than MAX_RECENT_VIDEO_TASKS (the dashboard). */
+  recent(accountId: string, limit: number): Promise<Array<import('./endpoints/videos/video-task').VideoTask>>;
+  /** The account's webhook signing secret (`whsec_…`), for the admin API and the dashboard. */
+  webhookSecret(accountId: string): Promise<string>;
+}
+
+/** Where results that outlive a request (alpha images, finished videos) are kept. */
+export interface ResultStore {
+  /** Keeps the bytes and answers a link to them (gateway-relative, signed, time-limited). */
+  keep(data: Uint8Array, contentType: string): Promise<string>;
 }

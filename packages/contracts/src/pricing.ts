@@ -1,25 +1,77 @@
-/** Pure money arithmetic. Money is integer micro-USD; token prices are per million tokens. */
+/**
+ * What a call is billed for, and what that costs. Money is integer micro-USD; token prices are per
+ * million tokens, character prices per million characters. Every endpoint reports its measured
+ * usage in these units (the spec's `units` say which it uses), and the same function prices the
+ * worst case for the hold and the measured usage for the ledger.
+ */
+import { z } from 'zod';
 import type { Prices } from './catalog';
 import type { ChatUsage } from './chat';
 
-export interface TokenUnits {
-  input_tokens: number;
-  cached_input_tokens: number;
-  output_tokens: number;
+const count = z.number().int().nonnegative();
+
+export const usageSchema = z.object({
+  /** Prompt tokens, cached and cache-written ones included (text and, for chat, images). */
+  input_tokens: count.optional(),
+  /** The part of input_tokens served from the upstream's prompt cache (cheaper). */
+  cached_input_tokens: count.optional(),
+  /** Generated tokens, reasoning included. */
+  output_tokens: count.optional(),
+  /** Input image tokens where the model prices them apart from text (image edits). */
+  image_input_tokens: count.optional(),
+  /** Images generated. */
+  images: count.optional(),
+  /** The price key of those images (`1K`, `1024x1024`, ...), for per-size prices. */
+  image_size: z.string().max(32).optional(),
+  /** Seconds of video generated. */
+  video_seconds: count.optional(),
+  /** The price key of that video (`480p`, `720p`, `1080p`). */
+  video_resolution: z.string().max(32).optional(),
+  /** Characters synthesised to speech. */
+  characters: count.optional(),
+});
+export type Usage = z.infer<typeof usageSchema>;
+export type UsageUnit = keyof Usage;
+
+/** Nothing measurable was produced: nothing to charge (the hold goes back). */
+export function isEmptyUsage(u: Usage): boolean {
+  return !(
+    (u.input_tokens ?? 0) ||
+    (u.output_tokens ?? 0) ||
+    (u.image_input_tokens ?? 0) ||
+    (u.images ?? 0) ||
+    (u.video_seconds ?? 0) ||
+    (u.characters ?? 0)
+  );
 }
 
-export function unitsFromChatUsage(u: ChatUsage): TokenUnits {
+export function usageFromChat(u: ChatUsage): Usage {
   const cached = u.prompt_tokens_details?.cached_tokens ?? 0;
   return { input_tokens: u.prompt_tokens, cached_input_tokens: Math.min(cached, u.prompt_tokens), output_tokens: u.completion_tokens };
 }
 
-/** Cost of measured token usage, rounded up to the next micro-dollar (never undercharge by rounding). */
-export function tokenCostMicros(prices: Prices, units: TokenUnits): number {
-  const uncached = units.input_tokens - units.cached_input_tokens;
+/** Cost of `usage`, each unit rounded up to the next micro-dollar (never undercharge by rounding). */
+export function costMicros(prices: Prices, u: Usage): number {
+  const input = u.input_tokens ?? 0;
+  const cached = Math.min(u.cached_input_tokens ?? 0, input);
   const cachedPrice = prices.cached_input_per_mtok ?? prices.input_per_mtok;
-  const numerator =
-    uncached * prices.input_per_mtok + units.cached_input_tokens * cachedPrice + units.output_tokens * prices.output_per_mtok;
-  return Math.ceil(numerator / 1_000_000);
+  const imageInputPrice = prices.image_input_per_mtok ?? prices.input_per_mtok;
+  const tokenNumerator =
+    (input - cached) * prices.input_per_mtok +
+    cached * cachedPrice +
+    (u.output_tokens ?? 0) * prices.output_per_mtok +
+    (u.image_input_tokens ?? 0) * imageInputPrice;
+  const perImage = (u.image_size !== undefined ? prices.per_image_by_size?.[u.image_size] : undefined) ?? prices.per_image ?? 0;
+  const perSecond =
+    (u.video_resolution !== undefined ? prices.per_video_second_by_resolution?.[u.video_resolution] : undefined) ??
+    prices.per_video_second ??
+    0;
+  return (
+    Math.ceil(tokenNumerator / 1_000_000) +
+    (u.images ?? 0) * perImage +
+    (u.video_seconds ?? 0) * perSecond +
+    Math.ceil(((u.characters ?? 0) * (prices.per_mchar ?? 0)) / 1_000_000)
+  );
 }
 
 export function usdToMicros(usd: number): number {

@@ -8,6 +8,7 @@
  * a long base64 blob or an unspaced identifier from counting as a single token.
  */
 import type { ChatMessage } from './chat';
+import { inputItems, type ResponsesRequest } from './responses/request';
 
 const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
 const WORD_CHAR = `(?:(?![${CJK}])[\\p{L}\\p{M}\\p{N}_])`;
@@ -76,4 +77,103 @@ export function countPromptTokens(messages: ReadonlyArray<ChatMessage>): number 
     }
   }
   return total;
+}
+
+/** The parts of a messages-format request that make up its prompt. */
+export interface AnthropicPrompt {
+  system?: string | ReadonlyArray<{ text: string }>;
+  messages: ReadonlyArray<{ content: string | ReadonlyArray<{ type: string } & Record<string, unknown>> }>;
+  tools?: ReadonlyArray<unknown>;
+}
+
+/**
+ * Estimated prompt size of a messages-format request, counted like countPromptTokens counts the
+ * same conversation in chat form: text, tool calls and results, a fixed cost per image or document,
+ * per message and once for the reply, plus the declared tools.
+ */
+export function countAnthropicPromptTokens(req: AnthropicPrompt): number {
+  let total = REPLY_PRIMING_TOKENS;
+  if (req.system !== undefined) {
+    total += MESSAGE_OVERHEAD_TOKENS;
+    total += typeof req.system === 'string' ? countTextTokens(req.system) : req.system.reduce((n, b) => n + countTextTokens(b.text), 0);
+  }
+  for (const m of req.messages) {
+    total += MESSAGE_OVERHEAD_TOKENS;
+    if (typeof m.content === 'string') total += countTextTokens(m.content);
+    else for (const block of m.content) total += anthropicBlockTokens(block);
+  }
+  if (req.tools?.length) total += countTextTokens(JSON.stringify(req.tools));
+  return total;
+}
+
+function anthropicBlockTokens(block: { type: string } & Record<string, unknown>): number {
+  switch (block.type) {
+    case 'text':
+      return countTextTokens(String(block.text ?? ''));
+    case 'thinking':
+      return countTextTokens(String(block.thinking ?? ''));
+    case 'image':
+    case 'document':
+      return IMAGE_BLOCK_TOKENS;
+    case 'tool_use':
+      return countTextTokens(String(block.name ?? '')) + countTextTokens(JSON.stringify(block.input ?? {}));
+    case 'tool_result': {
+      const content = block.content;
+      if (typeof content === 'string') return countTextTokens(content);
+      if (!Array.isArray(content)) return 0;
+      return content.reduce(
+        (n: number, b: { type: string } & Record<string, unknown>) => n + anthropicBlockTokens(b),
+        MESSAGE_OVERHEAD_TOKENS,
+      );
+    }
+    default:
+      return 0;
+  }
+}
+
+/**
+ * Estimated prompt size of a Responses request, counted like the same conversation in chat form:
+ * the instructions, every message's text, tool calls and results, reasoning summaries, a fixed cost
+ * per image or file, per item and once for the reply, plus the declared tools.
+ */
+export function countResponsesPromptTokens(req: Pick<ResponsesRequest, 'input' | 'instructions' | 'tools'>): number {
+  let total = REPLY_PRIMING_TOKENS;
+  if (req.instructions) total += MESSAGE_OVERHEAD_TOKENS + countTextTokens(req.instructions);
+  for (const item of inputItems(req)) {
+    total += MESSAGE_OVERHEAD_TOKENS;
+    switch (item.type) {
+      case 'message':
+        total += typeof item.content === 'string' ? countTextTokens(item.content) : item.content.reduce((n, p) => n + partTokens(p), 0);
+        break;
+      case 'function_call':
+        total += countTextTokens(item.name) + countTextTokens(item.arguments);
+        break;
+      case 'custom_tool_call':
+        total += countTextTokens(item.name) + countTextTokens(item.input);
+        break;
+      case 'function_call_output':
+      case 'custom_tool_call_output':
+        total += typeof item.output === 'string' ? countTextTokens(item.output) : item.output.reduce((n, p) => n + partTokens(p), 0);
+        break;
+      case 'reasoning':
+        total += item.summary.reduce((n, s) => n + countTextTokens(s.text), 0);
+        break;
+      default:
+        break;
+    }
+  }
+  if (req.tools?.length) total += countTextTokens(JSON.stringify(req.tools));
+  return total;
+}
+
+function partTokens(part: { type: string } & Record<string, unknown>): number {
+  switch (part.type) {
+    case 'input_text':
+    case 'output_text':
+      return countTextTokens(String(part.text ?? ''));
+    case 'refusal':
+      return countTextTokens(String(part.refusal ?? ''));
+    default: // input_image, input_file
+      return IMAGE_BLOCK_TOKENS;
+  }
 }

@@ -16,7 +16,8 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
  * "Invalid 'messages[1].tool_call_id': tool_call_id is required for messages with role tool".
  */
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input);
+  // reportInput: an issue then carries the value it saw, so "missing" and "wrong type" tell apart.
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   throw zodToGatewayError(result.error);
 }
@@ -40,7 +41,18 @@ export function zodToGatewayError(error: z.ZodError): GatewayError {
   const issue = mostSpecific(original);
   const param = formatPath(issue.path);
   let message = issue === original || issue.code !== 'invalid_type' ? issue.message : original.message;
-  if (issue.code === 'invalid_type' && issue.input === undefined) message = `${param || 'value'} is required`;
+  if (issue.code === 'invalid_type') {
+    if (issue.input === undefined) message = `${param || 'value'} is required`;
+    else if (/ is required$/.test(message)) message = `expected ${issue.expected}, got ${describeValue(issue.input)}`;
+  }
   if (issue.code === 'unrecognized_keys') message = `unknown field(s): ${issue.keys.join(', ')}`;
   return errors.invalidRequest(param ? `Invalid '${param}': ${message}` : message, param || null);
+}
+
+/** What a wrong value was, for a message: its JSON type, without echoing the value itself. */
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number' && !Number.isInteger(value)) return 'a fractional number';
+  return typeof value === 'object' ? 'object' : typeof value;
 }

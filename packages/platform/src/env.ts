@@ -10,6 +10,9 @@ export function readEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv
 
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
-export const brokersList = z
-  .string()
-  .transform((s) => s.split(',').map((b) => b.trim()).filter(Boolean));
+export const brokersList = z.string().transform((s) =>
+  s
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean),
+);

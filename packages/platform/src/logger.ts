@@ -18,10 +18,20 @@ const REDACT = [
   'key',
   '*.api_key',
   '*.key',
+  // Database errors carry the statement's parameters (key hashes among them) and row details.
+  'err.parameters',
+  'err.detail',
+  'err.driverError.parameters',
+  'err.driverError.detail',
+  // Postgres quotes the offending input in `where` (e.g. a JSON parameter).
+  'err.where',
+  'err.driverError.where',
+  'key_hash',
+  '*.key_hash',
 ];
 
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
+export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info', destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service },
     redact: { paths: REDACT, censor: '[redacted]' },
@@ -32,5 +42,6 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? '
       const ctx = trace.getActiveSpan()?.spanContext();
       return ctx ? { trace_id: ctx.traceId, span_id: ctx.spanId } : {};
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

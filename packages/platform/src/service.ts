@@ -1,29 +1,51 @@
 /**
- * Boots one NestJS service process: its gRPC server on GRPC_PORT and a small Fastify HTTP server on
- * PORT for /health/* and /metrics. Every service main.ts is a one-line call to this.
+ * Boots one NestJS service process: a small Fastify HTTP server on PORT for /health/* and /metrics
+ * and, for services that have one, the gRPC server on GRPC_PORT serving the handlers the service's
+ * module provides under GRPC_HANDLERS. Every service main.ts is a one-line call to this.
  */
 import 'reflect-metadata';
-import { Module, type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
+import { Injectable, Module, type BeforeApplicationShutdown, type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { LOADER_OPTIONS, SERVICES, type ServiceName } from '@unigate/proto';
 import { z } from 'zod';
 import { port, readEnv } from './env';
+import { startGrpcServer, type GrpcHandlers, type GrpcServer } from './grpc/grpc-server';
 import { createLogger } from './logger';
 import { PinoNestLogger } from './nest-logger';
 import { ObservabilityModule } from './observability/observability.module';
+import { Readiness } from './observability/readiness';
+import { shutdownTimeoutMs } from './lifecycle/shutdown';
+
+/** Injection token: the GrpcHandlers a service module serves. */
+export const GRPC_HANDLERS = Symbol('GRPC_HANDLERS');
 
 export interface ServiceOptions {
   name: string;
   module: Type<unknown> | DynamicModule;
-  /** Which proto service this process serves; omit for HTTP-only shells. */
-  grpc?: ServiceName;
+  /** True when the module provides GRPC_HANDLERS; HTTP-only shells leave it out. */
+  grpc?: boolean;
   defaultHttpPort?: number;
   defaultGrpcPort?: number;
 }
 
 const serviceEnv = z.object({ PORT: port(0), GRPC_PORT: port(0), HOST: z.string().default('0.0.0.0') });
+
+/**
+ * Owns the process's gRPC server. On shutdown (Nest's SIGTERM hook) the process stops being ready
+ * first, then running calls — streams included — get the shutdown deadline to finish before the
+ * modules shut down (and flush what they queued).
+ */
+@Injectable()
+class GrpcHost implements BeforeApplicationShutdown {
+  server?: GrpcServer;
+
+  constructor(private readonly readiness: Readiness) {}
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.readiness.drain();
+    await this.server?.close(shutdownTimeoutMs());
+  }
+}
 
 /** Starts the service; a service that cannot start (bad env, port taken) exits at once with status 1. */
 export async function runService(opts: ServiceOptions): Promise<INestApplication> {
@@ -40,23 +62,14 @@ async function startService(opts: ServiceOptions): Promise<INestApplication> {
   const logger = createLogger(opts.name);
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 
-  @Module({ imports: [ObservabilityModule, opts.module] })
+  @Module({ imports: [ObservabilityModule.withMetricsToken(process.env.UNIGATE_METRICS_TOKEN), opts.module], providers: [GrpcHost] })
   class ServiceRoot {}
 
   const app = await NestFactory.create(ServiceRoot, new FastifyAdapter(), { logger: new PinoNestLogger(logger) });
   app.enableShutdownHooks();
   if (opts.grpc) {
-    const svc = SERVICES[opts.grpc];
-    app.connectMicroservice<MicroserviceOptions>({
-      transport: Transport.GRPC,
-      options: {
-        package: svc.package,
-        protoPath: svc.protoPath,
-        url: `${env.HOST}:${env.GRPC_PORT}`,
-        loader: { ...LOADER_OPTIONS },
-      },
-    });
-    await app.startAllMicroservices();
+    const handlers = app.get<GrpcHandlers>(GRPC_HANDLERS, { strict: false });
+    app.get(GrpcHost).server = await startGrpcServer(`${env.HOST}:${env.GRPC_PORT}`, handlers);
   }
   await app.listen(env.PORT, env.HOST);
   logger.info({ http: await app.getUrl(), grpc: opts.grpc ? env.GRPC_PORT : undefined }, `${opts.name} started`);

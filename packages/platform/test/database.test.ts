@@ -36,7 +36,12 @@ async function concurrentIncrements(ds: DataSource, n: number): Promise<number> 
   await Promise.all(
     Array.from({ length: n }, () =>
       ds.transaction(async (m) => {
-        const row = await m.getRepository(Counter).createQueryBuilder('c').setLock('pessimistic_write').where('c.id = :id', { id: 'c' }).getOneOrFail();
+        const row = await m
+          .getRepository(Counter)
+          .createQueryBuilder('c')
+          .setLock('pessimistic_write')
+          .where('c.id = :id', { id: 'c' })
+          .getOneOrFail();
         await new Promise((r) => setImmediate(r)); // give other transactions every chance to interleave
         await m.update(Counter, { id: 'c' }, { value: row.value + 1 });
       }),

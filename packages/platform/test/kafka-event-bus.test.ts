@@ -9,7 +9,13 @@ const logger = createLogger('kafka-event-bus-test', 'silent');
 const buses: KafkaEventBus[] = [];
 
 function newBus(topicPrefix: string): KafkaEventBus {
-  const bus = new KafkaEventBus({ brokers: kafkaBrokers(), clientId: 'platform-test', topicPrefix, logger, retryBackoff: { initialMs: 50, maxMs: 200 } });
+  const bus = new KafkaEventBus({
+    brokers: kafkaBrokers(),
+    clientId: 'platform-test',
+    topicPrefix,
+    logger,
+    retryBackoff: { initialMs: 50, maxMs: 200 },
+  });
   buses.push(bus);
   return bus;
 }

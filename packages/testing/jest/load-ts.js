@@ -1,6 +1,6 @@
 /**
  * Loads one TypeScript file of packages/testing/src from source, compiled on the fly with @swc/core
- * (a root devDependency), so jest's global setup and scripts/bench.mjs need no build first.
+ * (a root devDependency), so jest's global setup needs no build first.
  * Jest loads globalSetup itself, outside the @swc/jest transform of the test projects.
  *
  * The loaded file may import node built-ins and packages only (no relative .ts imports):

@@ -8,3 +8,17 @@ export { createTestDatabase, type TestDatabase } from './database';
 export { freePort, httpStatus, waitForHttp } from './net';
 export { startNodeProcess, stopAllNodeProcesses, type NodeProcess, type StartNodeProcessOptions } from './process';
 export { ensurePostgres, ensureRedis, startKafkaTestBroker, parseMockBootstrap, tcpAccepts, type KafkaTestBroker } from './infra';
+export {
+  ROOT,
+  appScript,
+  newApiKey,
+  startDistributed,
+  startStandalone,
+  startUpstreamSim,
+  type DeploymentOptions,
+  type DistributedOptions,
+  type Edge,
+  type Stack,
+  type UpstreamSim,
+} from './deployments';
+export * from './s3';

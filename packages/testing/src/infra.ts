@@ -2,7 +2,7 @@
  * Local test infrastructure: make sure Postgres and Redis answer, and host the Kafka wire-protocol
  * test broker (librdkafka's mock cluster inside `kcat`, see /work/shared/INFRA.md).
  *
- * This file imports node built-ins only: jest's global setup and scripts/bench.mjs load it straight
+ * This file imports node built-ins only: jest's global setup loads it straight
  * from source through packages/testing/jest/load-ts.js, before (or without) any build.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -25,6 +25,9 @@ export interface KafkaTestBroker {
   stop(): Promise<void>;
   /** Synchronous best-effort kill for process 'exit' handlers, where nothing can be awaited. */
   killSync(): void;
+  /** Freezes the broker (SIGSTOP): clients see an outage, then `resume()` brings it back as it was. */
+  pause(): void;
+  resume(): void;
 }
 
 export function sleep(ms: number): Promise<void> {
@@ -197,6 +200,7 @@ export async function startKafkaTestBroker(options: { ownerPid?: number; timeout
   if (!pid) throw new Error('could not spawn the Kafka test broker (sh -c kcat …)');
 
   const stop = async () => {
+    killGroup(pid, 'SIGCONT'); // a paused broker takes no SIGTERM until it runs again
     killGroup(pid, 'SIGTERM');
     // kcat takes up to ~1 s to leave after SIGTERM; do not leave it behind.
     for (let i = 0; i < 30 && groupAlive(pid); i += 1) await sleep(100);
@@ -221,7 +225,7 @@ export async function startKafkaTestBroker(options: { ownerPid?: number; timeout
       killGroup(pid, 'SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     };
-    return { brokers, pid, stop, killSync };
+    return { brokers, pid, stop, killSync, pause: () => killGroup(pid, 'SIGSTOP'), resume: () => killGroup(pid, 'SIGCONT') };
   } catch (err) {
     const log = existsSync(logPath) ? readFileSync(logPath, 'utf8').trim() : '';
     await stop();

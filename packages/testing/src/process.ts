@@ -24,6 +24,8 @@ export interface NodeProcess {
   pid: number;
   /** SIGTERM, then SIGKILL after the grace period; resolves once the process has exited. Idempotent. */
   stop(): Promise<void>;
+  /** SIGKILL at once (a crash: no shutdown hook runs); resolves once the process has exited. */
+  kill(): Promise<void>;
   /** Everything the process wrote to stdout and stderr so far (the last ~1 MB), for failure messages. */
   logs(): string;
   /** Exit code or signal once the process has exited, else undefined. */
@@ -93,6 +95,11 @@ export async function startNodeProcess(options: StartNodeProcessOptions): Promis
     pid: child.pid ?? -1,
     logs: () => output,
     exited,
+    kill: async () => {
+      if (!exited()) child.kill('SIGKILL');
+      await waitExit(child, 5_000);
+      running.delete(handle);
+    },
     stop: () => {
       stopping ??= (async () => {
         if (!exited()) {

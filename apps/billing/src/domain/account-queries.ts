@@ -36,32 +36,32 @@ export async function findAccount(m: EntityManager, accountId: string): Promise<
   return account;
 }
 
-/**
- * What the account's holds reserve right now, as an SQL expression over `billing.accounts a`: the
- * trigger-kept counter minus holds that expired but were not swept yet (they no longer count). Uses
- * the (account_id, expires_at) index; normally there is nothing expired and this reads no row.
- */
-export const RESERVED_NOW_SQL = `(a.reserved_micros - COALESCE((
-  SELECT SUM(x.amount_micros) FROM billing.holds x WHERE x.account_id = a.id AND x.expires_at <= now()), 0))`;
-
-export interface AccountMoney {
+export interface AccountRow {
   id: string;
   name: string;
   balanceMicros: number;
-  reservedMicros: number;
+  /** Grows with every balance change (a database trigger), so copies of the balance can be ordered. */
+  version: number;
 }
 
-const READ_MONEY = preparedStatement(
-  'billing_read_account_money',
-  `SELECT a.id, a.name, a.balance_micros::text AS balance, ${RESERVED_NOW_SQL}::text AS reserved FROM billing.accounts a WHERE a.id = $1`,
+const READ_ACCOUNT = preparedStatement(
+  'billing_read_account',
+  `SELECT a.id, a.name, a.balance_micros::text AS balance, a.version::text AS version FROM billing.accounts a WHERE a.id = $1`,
 );
 
-/** Balance and current reservations in one statement (one snapshot), or a 404. */
-export async function readAccountMoney(db: Db, accountId: string): Promise<AccountMoney> {
+/** The account's row, or null when there is none. */
+export async function findAccountRow(db: Db, accountId: string): Promise<AccountRow | null> {
   const rows = isUuid(accountId)
-    ? await run<{ id: string; name: string; balance: string; reserved: string }>(db, READ_MONEY, [accountId])
+    ? await run<{ id: string; name: string; balance: string; version: string }>(db, READ_ACCOUNT, [accountId])
     : [];
-  if (rows.length === 0) throw errors.notFound(`Account ${accountId}`);
+  if (rows.length === 0) return null;
   const [r] = rows;
-  return { id: r.id, name: r.name, balanceMicros: parseBigint(r.balance), reservedMicros: parseBigint(r.reserved) };
+  return { id: r.id, name: r.name, balanceMicros: parseBigint(r.balance), version: parseBigint(r.version) };
+}
+
+/** The account's row, or a 404. */
+export async function readAccount(db: Db, accountId: string): Promise<AccountRow> {
+  const row = await findAccountRow(db, accountId);
+  if (!row) throw errors.notFound(`Account ${accountId}`);
+  return row;
 }

@@ -1,50 +1,69 @@
-/** Accounts and credits: creating an account, reading its balance, adding money (idempotent by reference). */
+/** Accounts and credits in the ledger: creating an account, reading it, adding money (idempotent by reference). */
 import { randomUUID } from 'node:crypto';
-import { errors, microsToUsd, type AccountView } from '@unigate/contracts';
+import { errors, type AccountMoney } from '@unigate/contracts';
+import { parseBigint } from '@unigate/platform';
 import type { DataSource, EntityManager } from 'typeorm';
-import { lockAccount, readAccountMoney } from './account-queries';
+import { findAccountRow, lockAccount, readAccount, type AccountRow } from './account-queries';
 import { AccountEntity, CreditEntity } from './entities';
 import { requireMicros } from './validate';
 
 export class AccountService {
   constructor(private readonly ds: DataSource) {}
 
-  async createAccount(name: string, creditMicros: number): Promise<AccountView> {
+  async createAccount(name: string, creditMicros: number): Promise<AccountEntity> {
     if (typeof name !== 'string' || name.trim() === '' || name.length > 200) {
       throw errors.invalidRequest('name must be 1 to 200 characters', 'name');
     }
     requireMicros(creditMicros, 'credit_micros');
-    return this.ds.transaction(async (m) => {
-      const account = await insertAccount(m, name, creditMicros);
-      return { id: account.id, name: account.name, balance_usd: microsToUsd(account.balanceMicros), reserved_usd: 0 };
-    });
+    return this.ds.transaction((m) => insertAccount(m, name, creditMicros));
   }
 
-  async getAccount(accountId: string): Promise<AccountView> {
-    // One statement, so balance and reservations come from one snapshot.
-    const a = await readAccountMoney(this.ds, accountId);
-    return { id: a.id, name: a.name, balance_usd: microsToUsd(a.balanceMicros), reserved_usd: microsToUsd(a.reservedMicros) };
+  read(accountId: string): Promise<AccountRow> {
+    return readAccount(this.ds, accountId);
   }
 
-  /** Adds money. With a reference, repeating the same credit changes nothing and returns the balance. */
-  async credit(accountId: string, amountMicros: number, reference?: string): Promise<{ balance_usd: number }> {
+  /** The account's balance and version as the ledger has them; null when it does not exist. */
+  async money(accountId: string): Promise<AccountMoney | null> {
+    const row = await findAccountRow(this.ds, accountId);
+    return row && { balance_micros: row.balanceMicros, version: row.version };
+  }
+
+  /** Adds money. With a reference, repeating the same credit changes nothing. */
+  async credit(accountId: string, amountMicros: number, reference?: string): Promise<AccountMoney> {
     requireMicros(amountMicros, 'amount_micros', { positive: true });
     return this.ds.transaction(async (m) => {
       const account = await lockAccount(m, accountId);
-      const inserted = await m
-        .createQueryBuilder()
-        .insert()
-        .into(CreditEntity)
-        .values({ id: randomUUID(), accountId, amountMicros, reference: reference || null })
-        .orIgnore()
-        .returning('id')
-        .execute();
-      if (inserted.raw.length === 0) return { balance_usd: microsToUsd(account.balanceMicros) };
-      const balance = account.balanceMicros + amountMicros;
-      await m.update(AccountEntity, { id: accountId }, { balanceMicros: balance });
-      return { balance_usd: microsToUsd(balance) };
+      if (!(await insertCredit(m, accountId, amountMicros, reference)))
+        return { balance_micros: account.balanceMicros, version: account.version };
+      return addToBalance(m, accountId, amountMicros);
     });
   }
+}
+
+/**
+ * Inside the caller's transaction: adds to the balance and returns it with its new version. (An UPDATE
+ * wrapped in a WITH: TypeORM hands back a bare UPDATE's rows together with its row count.)
+ */
+export async function addToBalance(m: EntityManager, accountId: string, amountMicros: number): Promise<AccountMoney> {
+  const [row]: Array<{ balance: string; version: string }> = await m.query(
+    `WITH u AS (UPDATE billing.accounts SET balance_micros = balance_micros + $2 WHERE id = $1 RETURNING balance_micros, version)
+     SELECT balance_micros::text AS balance, version::text AS version FROM u`,
+    [accountId, amountMicros],
+  );
+  return { balance_micros: parseBigint(row.balance), version: parseBigint(row.version) };
+}
+
+/** Inside the caller's transaction: records a credit; false when its reference was used already. */
+export async function insertCredit(m: EntityManager, accountId: string, amountMicros: number, reference?: string): Promise<boolean> {
+  const inserted = await m
+    .createQueryBuilder()
+    .insert()
+    .into(CreditEntity)
+    .values({ id: randomUUID(), accountId, amountMicros, reference: reference || null })
+    .orIgnore()
+    .returning('id')
+    .execute();
+  return inserted.raw.length > 0;
 }
 
 /** Inside the caller's transaction: the account row plus its opening credit, if any. */

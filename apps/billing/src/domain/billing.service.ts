@@ -1,43 +1,60 @@
 /**
  * BillingPort, the one face of billing: the edge calls it through gRPC in distributed mode and
- * directly in standalone. Each concern lives in its own class; this only delegates.
+ * directly in standalone. Each concern lives in its own class; money that is live (holds, and in
+ * standalone charges not yet written) is read and changed through LiveMoney.
  */
-import type { AccountView, BillingPort, CreateKey, DateRange, HoldRequest, KeyPrincipal, LedgerEntryView, QuotaView } from '@unigate/contracts';
+import {
+  microsToUsd,
+  type AccountMoney,
+  type AccountView,
+  type BillingPort,
+  type CreateKey,
+  type DateRange,
+  type KeyPrincipal,
+  type KeyView,
+  type LedgerEntryView,
+  type QuotaView,
+  type UserView,
+} from '@unigate/contracts';
 import type { AccountService } from './accounts';
-import type { HoldService } from './holds';
 import type { KeyService } from './keys';
 import type { LedgerService } from './ledger';
+import type { LiveMoney } from './live-money';
+import type { UserService } from './users';
 
 export class BillingService implements BillingPort {
   constructor(
     private readonly accounts: AccountService,
     private readonly keys: KeyService,
-    private readonly holds: HoldService,
     private readonly ledger: LedgerService,
+    private readonly live: LiveMoney,
+    private readonly users: UserService,
   ) {}
 
   authenticate(keyHash: string): Promise<KeyPrincipal | null> {
     return this.keys.authenticate(keyHash);
   }
 
-  placeHold(req: HoldRequest): Promise<{ hold_id: string }> {
-    return this.holds.placeHold(req);
+  releaseHold(accountId: string, holdId: string): Promise<void> {
+    return this.live.releaseHold(accountId, holdId);
   }
 
-  releaseHold(holdId: string): Promise<void> {
-    return this.holds.releaseHold(holdId);
+  accountMoney(accountId: string): Promise<AccountMoney | null> {
+    return this.live.load(accountId);
   }
 
-  createAccount(name: string, creditMicros: number): Promise<AccountView> {
-    return this.accounts.createAccount(name, creditMicros);
+  async createAccount(name: string, creditMicros: number): Promise<AccountView> {
+    const account = await this.accounts.createAccount(name, creditMicros);
+    return { id: account.id, name: account.name, balance_usd: microsToUsd(account.balanceMicros), reserved_usd: 0 };
   }
 
-  getAccount(accountId: string): Promise<AccountView> {
-    return this.accounts.getAccount(accountId);
+  async getAccount(accountId: string): Promise<AccountView> {
+    const a = await this.live.view(accountId);
+    return { id: accountId, name: a.name, balance_usd: microsToUsd(a.balance_micros), reserved_usd: microsToUsd(a.reserved_micros) };
   }
 
-  credit(accountId: string, amountMicros: number, reference?: string): Promise<{ balance_usd: number }> {
-    return this.accounts.credit(accountId, amountMicros, reference);
+  async credit(accountId: string, amountMicros: number, reference?: string): Promise<{ balance_usd: number }> {
+    return { balance_usd: microsToUsd(await this.live.credit(accountId, amountMicros, reference)) };
   }
 
   createKey(accountId: string, spec: CreateKey): Promise<{ id: string; key: string }> {
@@ -52,7 +69,20 @@ export class BillingService implements BillingPort {
     return this.ledger.listUsage(accountId);
   }
 
-  quota(accountId: string, range?: DateRange): Promise<QuotaView> {
-    return this.ledger.quota(accountId, range);
+  async quota(accountId: string, range?: DateRange): Promise<QuotaView> {
+    const [ledger, reserved] = await Promise.all([this.ledger.quota(accountId, range), this.live.reserved(accountId)]);
+    return { ...ledger, reserved_micros: reserved };
+  }
+
+  listKeys(accountId: string): Promise<KeyView[]> {
+    return this.keys.listKeys(accountId);
+  }
+
+  registerUser(email: string, password: string, creditMicros: number): Promise<UserView> {
+    return this.users.register(email, password, creditMicros);
+  }
+
+  verifyUser(email: string, password: string): Promise<UserView | null> {
+    return this.users.verify(email, password);
   }
 }

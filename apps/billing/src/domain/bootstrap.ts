@@ -22,7 +22,8 @@ export interface BootstrapResult {
 }
 
 export async function ensureBootstrap(ds: DataSource, logger: Logger, apiKey: string, creditMicros: number): Promise<BootstrapResult> {
-  if (!apiKey.startsWith('sk-') || apiKey.length < 20) throw new Error('UNIGATE_BOOTSTRAP_KEY must look like sk-… (at least 20 characters)');
+  if (!apiKey.startsWith('sk-') || apiKey.length < 20)
+    throw new Error('UNIGATE_BOOTSTRAP_KEY must look like sk-… (at least 20 characters)');
   requireMicros(creditMicros, 'UNIGATE_BOOTSTRAP_CREDIT_USD');
   const keyHash = hashApiKey(apiKey);
 
@@ -39,6 +40,10 @@ export async function ensureBootstrap(ds: DataSource, logger: Logger, apiKey: st
     const keyId = await insertKey(m, account.id, keyHash, displayPrefix(apiKey), { name: BOOTSTRAP_ACCOUNT_NAME });
     return { account_id: account.id, key_id: keyId, created_account: createdAccount, created_key: true };
   });
-  if (result.created_key) logger.info({ account_id: result.account_id, key_id: result.key_id, created_account: result.created_account }, 'bootstrap key installed');
+  if (result.created_key)
+    logger.info(
+      { account_id: result.account_id, key_id: result.key_id, created_account: result.created_account },
+      'bootstrap key installed',
+    );
   return result;
 }

@@ -1,6 +1,15 @@
 /** API keys: issue (secret shown once), authenticate by hash, revoke (and tell every edge replica). */
 import { randomUUID } from 'node:crypto';
-import { createKeySchema, errors, parseOrThrow, TOPICS, type CreateKey, type KeyPrincipal, type KeyRevoked } from '@unigate/contracts';
+import {
+  createKeySchema,
+  errors,
+  parseOrThrow,
+  TOPICS,
+  type CreateKey,
+  type KeyPrincipal,
+  type KeyRevoked,
+  type KeyView,
+} from '@unigate/contracts';
 import type { EventBus } from '@unigate/platform';
 import { IsNull, type DataSource, type EntityManager } from 'typeorm';
 import { findAccount } from './account-queries';
@@ -32,6 +41,21 @@ export class KeyService {
     if (!SHA256_HEX.test(hash)) return null;
     const key = await this.ds.manager.findOneBy(ApiKeyEntity, { keyHash: hash, revokedAt: IsNull() });
     return key ? principal(key) : null;
+  }
+
+  /** The account's keys, newest first; no secrets (only their display prefix). */
+  async listKeys(accountId: string): Promise<KeyView[]> {
+    const keys = await this.ds.transaction(async (m) => {
+      await findAccount(m, accountId);
+      return m.find(ApiKeyEntity, { where: { accountId }, order: { createdAt: 'DESC' } });
+    });
+    return keys.map((k) => ({
+      id: k.id,
+      name: k.name,
+      prefix: k.displayPrefix,
+      created_at: k.createdAt.toISOString(),
+      revoked_at: k.revokedAt?.toISOString() ?? null,
+    }));
   }
 
   /**

@@ -2,7 +2,7 @@
 import { microsToUsd, type DateRange, type LedgerEntryView, type QuotaView } from '@unigate/contracts';
 import { parseBigint } from '@unigate/platform';
 import type { DataSource } from 'typeorm';
-import { findAccount, readAccountMoney } from './account-queries';
+import { findAccount, readAccount } from './account-queries';
 import { LedgerEntryEntity } from './entities';
 
 /** The newest entries returned by one call; the API has no paging yet, so bound the answer. */
@@ -23,11 +23,11 @@ export class LedgerService {
     return rows.map(toView);
   }
 
-  /** One consistent read: balance, all-time charged money, reservations and per-day charges. */
-  async quota(accountId: string, range?: DateRange): Promise<QuotaView> {
-    // REPEATABLE READ: balance, charges and reservations from one snapshot, so they add up.
+  /** One consistent read of the ledger: balance, all-time charged money and per-day charges. */
+  async quota(accountId: string, range?: DateRange): Promise<Omit<QuotaView, 'reserved_micros'>> {
+    // REPEATABLE READ: balance and charges from one snapshot, so they add up.
     return this.ds.transaction('REPEATABLE READ', async (m) => {
-      const account = await readAccountMoney(m, accountId);
+      const account = await readAccount(m, accountId);
       const used = await m
         .getRepository(LedgerEntryEntity)
         .createQueryBuilder('l')
@@ -49,7 +49,6 @@ export class LedgerService {
       return {
         balance_micros: account.balanceMicros,
         used_micros: parseBigint(used?.used ?? '0'),
-        reserved_micros: account.reservedMicros,
         daily: daily.map((d) => ({ date: d.date, charged_micros: parseBigint(d.charged) })),
       };
     });
@@ -65,6 +64,7 @@ function toView(e: LedgerEntryEntity): LedgerEntryView {
     input_tokens: e.inputTokens,
     cached_input_tokens: e.cachedInputTokens,
     output_tokens: e.outputTokens,
+    units: e.units,
     cost_usd: microsToUsd(e.costMicros),
     cost_micros: e.costMicros,
     created_at: e.createdAt.toISOString(),

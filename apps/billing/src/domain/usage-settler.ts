@@ -1,22 +1,27 @@
 /**
- * Settlement of `usage.recorded`: the ledger entry (unique by request id), the charge taken from the
- * balance (clamped at zero, the shortfall recorded) and the request's hold deleted — atomically, in
- * one statement per event (settle-one.ts) or one transaction per batch (settle-batch.ts). A
- * redelivered or duplicated event finds its ledger entry and changes nothing.
+ * Settlement of `usage.recorded` into the ledger in Postgres (the distributed deployment): the ledger
+ * entry (unique by request id) and the charge taken from the balance (clamped at zero, the shortfall
+ * recorded) — one statement per event (settle-one.ts) or one transaction per batch (settle-batch.ts).
+ * A redelivered or duplicated event finds its ledger entry and changes nothing. After each, the new
+ * balance and the settled hold go to the copy of the money that admissions read (`afterSettle`).
  */
-import { usageRecordedSchema, type UsageRecorded } from '@unigate/contracts';
+import { randomUUID } from 'node:crypto';
+import type { UsageRecorded } from '@unigate/contracts';
 import type { Logger } from '@unigate/platform';
 import type { DataSource } from 'typeorm';
-import { settleBatch } from './settle-batch';
-import { settleOne, type OneOutcome } from './settle-one';
-import { isUuid } from './validate';
+import type { AccountMoney } from '@unigate/contracts';
+import { settleBatch, type BatchOutcome } from './settle-batch';
+import { settleOne } from './settle-one';
+import { validUsageEvent, type SettleOutcome } from './usage-event';
 
-export type SettleOutcome = 'settled' | 'duplicate' | 'rejected';
+/** Told what the ledger holds after an event settled (or turned out a duplicate): hold and balance. */
+export type AfterSettle = (accountId: string, money: AccountMoney, holdId: string | null) => Promise<void>;
 
 export class UsageSettler {
   constructor(
     private readonly ds: DataSource,
     private readonly logger: Logger,
+    private readonly afterSettle: AfterSettle = async () => undefined,
   ) {}
 
   /**
@@ -25,49 +30,41 @@ export class UsageSettler {
    * Anything else that fails (the database) throws, so the bus redelivers.
    */
   async handle(payload: unknown): Promise<SettleOutcome> {
-    const ev = this.validate(payload);
-    return ev ? this.settle(ev) : 'rejected';
-  }
-
-  /** One already-validated event, in one statement. */
-  async settle(ev: UsageRecorded): Promise<SettleOutcome> {
-    return this.report(ev, await settleOne(this.ds, ev));
+    const ev = validUsageEvent(payload, this.logger);
+    if (!ev) return 'rejected';
+    const r = await settleOne(this.ds, ev, randomUUID());
+    if (r.outcome === 'unknown_account') return this.report(ev, r);
+    // A duplicate too: the first delivery may have committed and died before it told the copy.
+    await this.afterSettle(ev.account_id, r.money, holdOf(ev));
+    return this.report(ev, r);
   }
 
   /** Handles events in delivery order in one transaction; all or nothing (a throw redelivers the batch). */
   async handleBatch(payloads: unknown[]): Promise<SettleOutcome[]> {
+    if (payloads.length === 1) return [await this.handle(payloads[0])];
     const valid: Array<{ index: number; ev: UsageRecorded }> = [];
     const outcomes: SettleOutcome[] = payloads.map((p, index) => {
-      const ev = this.validate(p);
+      const ev = validUsageEvent(p, this.logger);
       if (ev) valid.push({ index, ev });
       return 'rejected';
     });
     if (valid.length === 0) return outcomes;
-    // One event: the single statement is one round trip, the batch transaction five.
-    const events = valid.map((v) => v.ev);
-    const settled = events.length === 1 ? [await settleOne(this.ds, events[0])] : await settleBatch(this.ds, events);
+    const { outcomes: settled, money } = await settleBatch(
+      this.ds,
+      valid.map((v) => v.ev),
+    );
+    // One update per account with its final money, and every hold of the batch dropped.
+    await Promise.all(
+      valid.map((v) => {
+        const m = money.get(v.ev.account_id);
+        return m ? this.afterSettle(v.ev.account_id, m, holdOf(v.ev)) : undefined;
+      }),
+    );
     valid.forEach((v, i) => (outcomes[v.index] = this.report(v.ev, settled[i])));
     return outcomes;
   }
 
-  private validate(payload: unknown): UsageRecorded | null {
-    const parsed = usageRecordedSchema.safeParse(payload);
-    if (!parsed.success) {
-      this.logger.error({ issues: parsed.error.issues, payload }, 'rejecting malformed usage.recorded event');
-      return null;
-    }
-    if (
-      !isUuid(parsed.data.account_id) ||
-      Number.isNaN(Date.parse(parsed.data.occurred_at)) ||
-      !Number.isSafeInteger(parsed.data.cost_micros)
-    ) {
-      this.logger.error({ event_id: parsed.data.event_id }, 'rejecting usage.recorded event: bad account_id, occurred_at or cost');
-      return null;
-    }
-    return parsed.data;
-  }
-
-  private report(ev: UsageRecorded, result: OneOutcome): SettleOutcome {
+  private report(ev: UsageRecorded, result: BatchOutcome): SettleOutcome {
     switch (result.outcome) {
       case 'unknown_account':
         this.logger.error({ event_id: ev.event_id, account_id: ev.account_id }, 'rejecting usage for an unknown account');
@@ -84,4 +81,9 @@ export class UsageSettler {
         return 'settled';
     }
   }
+}
+
+/** The hold an event settles: its own id, or (the gateway's convention) the request id. */
+export function holdOf(ev: UsageRecorded): string {
+  return ev.hold_id || ev.request_id;
 }

@@ -76,7 +76,9 @@ export class BillingInitial1732240000000 implements MigrationInterface {
         reference text,
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query(`CREATE UNIQUE INDEX credits_account_reference_uq ON billing.credits (account_id, reference) WHERE reference IS NOT NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX credits_account_reference_uq ON billing.credits (account_id, reference) WHERE reference IS NOT NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

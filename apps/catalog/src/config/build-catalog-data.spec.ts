@@ -70,9 +70,33 @@ models:
       { SIGMA_KEY: 'sk-sigma', RELAY_KEY: 'sk-relay' },
     );
     expect(data.channels.get('sigma-sonnet-4-6')).toEqual([
-      { id: 'sigma-direct', protocol: 'anthropic-messages', base_url: 'https://api.sigma.test', api_key: 'sk-sigma', upstream_model: 'claude-sonnet-4-6', priority: 10, weight: 1 },
-      { id: 'sigma-relay', protocol: 'openai-chat', base_url: 'https://relay.test/v1', api_key: 'sk-relay', upstream_model: 'sigma-sonnet-4-6', priority: 0, weight: 3 },
-      { id: 'sigma-relay#2', protocol: 'openai-chat', base_url: 'https://relay.test/v1', api_key: 'sk-relay', upstream_model: 'sonnet-alt', priority: 0, weight: 0 },
+      {
+        id: 'sigma-direct',
+        protocol: 'anthropic-messages',
+        base_url: 'https://api.sigma.test',
+        api_key: 'sk-sigma',
+        upstream_model: 'claude-sonnet-4-6',
+        priority: 10,
+        weight: 1,
+      },
+      {
+        id: 'sigma-relay',
+        protocol: 'openai-chat',
+        base_url: 'https://relay.test/v1',
+        api_key: 'sk-relay',
+        upstream_model: 'sigma-sonnet-4-6',
+        priority: 0,
+        weight: 3,
+      },
+      {
+        id: 'sigma-relay#2',
+        protocol: 'openai-chat',
+        base_url: 'https://relay.test/v1',
+        api_key: 'sk-relay',
+        upstream_model: 'sonnet-alt',
+        priority: 0,
+        weight: 0,
+      },
     ]);
     // Models the file does not mention keep the simulator.
     expect(data.channels.get('sigma-opus-4-7')![0].id).toBe('sim');
@@ -107,10 +131,16 @@ models:
     expect(problemsOf(`${PROVIDERS}  - { name: local, protocol: voyage, base_url: "http://x.test/v1" }`, env)).toEqual([
       "providers[3].name: duplicate provider 'local'",
     ]);
-    expect(problemsOf('aliases: { claude-sonnet-4-5: sigma-sonnet-9 }')).toEqual(["aliases.claude-sonnet-4-5: unknown model 'sigma-sonnet-9'"]);
+    expect(problemsOf('aliases: { claude-sonnet-4-5: sigma-sonnet-9 }')).toEqual([
+      "aliases.claude-sonnet-4-5: unknown model 'sigma-sonnet-9'",
+    ]);
     expect(problemsOf('aliases: { omega-k3: gamma-2.5-pro }')).toEqual(["aliases.omega-k3: 'omega-k3' is already a model id"]);
-    expect(problemsOf('prices: { nope-1: { input_per_mtok: 1 } }')).toEqual(["prices.nope-1: unknown model 'nope-1' (add it under models first)"]);
-    expect(problemsOf('models:\n  omega-k3: { kind: embedding }')).toEqual(["models.omega-k3.kind: built-in model 'omega-k3' is a chat model"]);
+    expect(problemsOf('prices: { nope-1: { input_per_mtok: 1 } }')).toEqual([
+      "prices.nope-1: unknown model 'nope-1' (add it under models first)",
+    ]);
+    expect(problemsOf('models:\n  omega-k3: { kind: embedding }')).toEqual([
+      "models.omega-k3.kind: built-in model 'omega-k3' is a chat model",
+    ]);
   });
 
   it('merges price overrides over the defaults, models.<id>.prices first, then prices.<id>', () => {
@@ -122,7 +152,11 @@ prices:
   sigma-opus-4-7: { output_per_mtok: 20000000, cached_input_per_mtok: 100000 }
   beta2.6-t2v: { per_video_second_by_resolution: { 720p: 80000, 1080p: 120000 } }
 `);
-    expect(data.models.get('sigma-opus-4-7')!.prices).toEqual({ input_per_mtok: 4_000_000, cached_input_per_mtok: 100_000, output_per_mtok: 20_000_000 });
+    expect(data.models.get('sigma-opus-4-7')!.prices).toEqual({
+      input_per_mtok: 4_000_000,
+      cached_input_per_mtok: 100_000,
+      output_per_mtok: 20_000_000,
+    });
     expect(data.models.get('beta2.6-t2v')!.prices.per_video_second_by_resolution).toEqual({ '720p': 80_000, '1080p': 120_000 });
     expect(data.models.get('beta2.6-t2v')!.prices.per_video_second).toBe(100_000); // untouched fields stay
   });

@@ -6,8 +6,8 @@
 import { priceSchema, type Channel, type ModelInfo, type Prices } from '@unigate/contracts';
 import { DEFAULT_ALIASES } from '../domain/default-aliases';
 import { BUILTIN_MODELS } from '../domain/models';
-import { defaultProtocol, PROTOCOLS_FOR_KIND, simulatorBaseUrl } from '../domain/protocols';
-import type { CatalogData } from '../domain/catalog.service';
+import { defaultProtocol, protocolsFor, simulatorBaseUrl } from '@unigate/providers';
+import type { CatalogData } from '../lookup/catalog.service';
 import type { CatalogConfig, ModelConfig, PriceOverride, ProviderConfig } from './config.schema';
 import { ConfigError } from './config-error';
 
@@ -41,9 +41,7 @@ export function buildCatalogData(config: CatalogConfig, env: Env, simUrl: string
     const configured = config.models[model.id]?.channels;
     channels.set(
       model.id,
-      configured
-        ? configured.map((c, i) => toChannel(model, c, i, configured, providers, problems))
-        : [simulatorChannel(model, simUrl)],
+      configured ? configured.map((c, i) => toChannel(model, c, i, configured, providers, problems)) : [simulatorChannel(model, simUrl)],
     );
   }
 
@@ -61,7 +59,15 @@ export function buildCatalogData(config: CatalogConfig, env: Env, simUrl: string
 /** The default route: the simulator, speaking the protocol the model's vendor family will use. */
 export function simulatorChannel(model: Pick<ModelInfo, 'id' | 'family' | 'kind'>, simUrl: string): Channel {
   const protocol = defaultProtocol(model);
-  return { id: 'sim', protocol, base_url: simulatorBaseUrl(protocol, simUrl), api_key: '', upstream_model: model.id, priority: 0, weight: 1 };
+  return {
+    id: 'sim',
+    protocol,
+    base_url: simulatorBaseUrl(protocol, simUrl),
+    api_key: '',
+    upstream_model: model.id,
+    priority: 0,
+    weight: 1,
+  };
 }
 
 function resolveProviders(list: ProviderConfig[], env: Env, problems: string[]): Map<string, ResolvedProvider> {
@@ -120,7 +126,7 @@ function toChannel(
   const at = `models.${model.id}.channels[${index}]`;
   const provider = providers.get(c.provider);
   if (!provider) problems.push(`${at}.provider: unknown provider '${c.provider}'`);
-  else if (!PROTOCOLS_FOR_KIND[model.kind].includes(provider.protocol))
+  else if (!protocolsFor(model.kind).includes(provider.protocol))
     problems.push(`${at}.provider: protocol ${provider.protocol} cannot serve ${model.kind} model '${model.id}'`);
   // The provider name is the channel id; a second use of the same provider gets a #n suffix.
   const uses = all.slice(0, index).filter((o) => o.provider === c.provider).length;

@@ -2,7 +2,8 @@
  * The UNIGATE_CONFIG file (YAML), validated once at start. Money is integer micro-USD as everywhere else;
  * secrets never appear in the file: a provider names the environment variable that holds its key.
  */
-import { MODEL_ENDPOINTS, MODEL_KINDS, PROTOCOLS } from '@unigate/contracts';
+import { MODEL_ENDPOINTS, MODEL_KINDS } from '@unigate/contracts';
+import { PROTOCOLS } from '@unigate/providers';
 import { z } from 'zod';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
@@ -76,7 +77,9 @@ export const catalogConfigSchema = z
     /** Model id → price override; the same as models.<id>.prices, kept separate for price-only files. */
     prices: z.record(z.string().min(1), priceOverrideSchema).default({}),
     /** Alternative name → model id; a trailing `*` matches by prefix (`claude-sonnet-*`). */
-    aliases: z.record(z.string().regex(ALIAS, 'use letters, digits, ".", "_", ":" or "-", optionally ending in "*"'), z.string().min(1)).default({}),
+    aliases: z
+      .record(z.string().regex(ALIAS, 'use letters, digits, ".", "_", ":" or "-", optionally ending in "*"'), z.string().min(1))
+      .default({}),
   })
   .strict();
 export type CatalogConfig = z.infer<typeof catalogConfigSchema>;

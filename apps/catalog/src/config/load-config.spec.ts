@@ -58,9 +58,9 @@ aliases:
     expect(problemsOf('providers:\n  - { name: up, protocol: voyage, base_url: "https://x.test/v1", api_key: sk-secret }')).toEqual([
       'providers[0]: unknown field(s): api_key',
     ]);
-    expect(problemsOf('providers:\n  - { name: up, protocol: voyage, base_url: "https://x.test/v1", api_key_env: "sk-secret" }')[0]).toMatch(
-      /^providers\[0\]\.api_key_env: must be an environment variable name/,
-    );
+    expect(
+      problemsOf('providers:\n  - { name: up, protocol: voyage, base_url: "https://x.test/v1", api_key_env: "sk-secret" }')[0],
+    ).toMatch(/^providers\[0\]\.api_key_env: must be an environment variable name/);
   });
 
   it('reports YAML syntax errors and duplicate keys', () => {
@@ -81,6 +81,8 @@ describe('loadCatalogConfig', () => {
   });
 
   it('names the file it cannot read', () => {
-    expect(() => loadCatalogConfig('/nonexistent/unigate.yaml')).toThrow(/Invalid UNIGATE_CONFIG \(\/nonexistent\/unigate\.yaml\):\n {2}- cannot read the file/);
+    expect(() => loadCatalogConfig('/nonexistent/unigate.yaml')).toThrow(
+      /Invalid UNIGATE_CONFIG \(\/nonexistent\/unigate\.yaml\):\n {2}- cannot read the file/,
+    );
   });
 });

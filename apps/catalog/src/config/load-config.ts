@@ -18,7 +18,11 @@ export function loadCatalogConfig(path: string): CatalogConfig {
 /** `source` names the file in error messages. */
 export function parseCatalogConfig(text: string, source = 'inline'): CatalogConfig {
   const doc = parseDocument(text, { uniqueKeys: true });
-  if (doc.errors.length > 0) throw new ConfigError(source, doc.errors.map((e) => `YAML: ${e.message}`));
+  if (doc.errors.length > 0)
+    throw new ConfigError(
+      source,
+      doc.errors.map((e) => `YAML: ${e.message}`),
+    );
   const raw: unknown = doc.toJS() ?? {}; // an empty file is an empty configuration
   const result = catalogConfigSchema.safeParse(raw);
   if (result.success) return result.data;

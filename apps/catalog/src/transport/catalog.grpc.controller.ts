@@ -1,29 +1,14 @@
-/** gRPC face of the catalogue (proto/catalog.proto): bodies are JSON strings of contracts shapes. */
-import { Controller, Inject } from '@nestjs/common';
-import { GrpcMethod } from '@nestjs/microservices';
-import type { CatalogPort } from '@unigate/contracts';
-import { toRpcException } from '@unigate/platform';
-import { CATALOG_PORT } from '../catalog.tokens';
+/** gRPC face of the catalogue (proto/catalog.proto): routes, models and the snapshot as JSON bytes of contracts shapes. */
+import { encodeJson, unaryHandler } from '@unigate/platform';
+import type { CatalogServiceHandlers } from '@unigate/proto';
+import { toSnapshot, type CatalogService } from '../lookup';
 
-@Controller()
-export class CatalogGrpcController {
-  constructor(@Inject(CATALOG_PORT) private readonly catalog: CatalogPort) {}
-
-  @GrpcMethod('CatalogService', 'Resolve')
-  async resolve(req: { model?: string }): Promise<{ json: string }> {
-    try {
-      return { json: JSON.stringify(await this.catalog.resolve(req.model ?? '')) };
-    } catch (err) {
-      throw toRpcException(err);
-    }
-  }
-
-  @GrpcMethod('CatalogService', 'List')
-  async list(): Promise<{ json: string }> {
-    try {
-      return { json: JSON.stringify(await this.catalog.list()) };
-    } catch (err) {
-      throw toRpcException(err);
-    }
-  }
+export function catalogGrpcHandlers(catalog: CatalogService): CatalogServiceHandlers {
+  // The data never changes while the service runs: encode its snapshot once.
+  const snapshot = encodeJson(toSnapshot(catalog.snapshotData()));
+  return {
+    Resolve: unaryHandler(async (req) => ({ route: encodeJson(await catalog.resolve(req.model)) })),
+    List: unaryHandler(async () => ({ models: (await catalog.list()).map((m) => encodeJson(m)) })),
+    Snapshot: unaryHandler(async () => ({ snapshot })),
+  };
 }

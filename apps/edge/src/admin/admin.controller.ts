@@ -1,12 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
-import {
-  createAccountSchema,
-  createKeySchema,
-  creditAccountSchema,
-  parseOrThrow,
-  usdToMicros,
-  type BillingPort,
-} from '@unigate/contracts';
+import { createAccountSchema, createKeySchema, creditAccountSchema, parseOrThrow, usdToMicros, type BillingPort } from '@unigate/contracts';
 import { AdminGuard } from '../auth/admin.guard';
 import { BILLING_PORT } from '../tokens';
 

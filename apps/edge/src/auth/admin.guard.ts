@@ -1,6 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { errors } from '@unigate/contracts';
+import { BearerSecret } from '@unigate/platform';
 import type { FastifyRequest } from 'fastify';
 import { EDGE_OPTIONS } from '../tokens';
 import type { EdgeOptions } from '../edge-options';
@@ -8,18 +8,19 @@ import type { EdgeOptions } from '../edge-options';
 /** Admin API: `Authorization: Bearer $UNIGATE_ADMIN_TOKEN`, compared in constant time. */
 @Injectable()
 export class AdminGuard implements CanActivate {
-  private readonly expected: Buffer;
+  private readonly secret: BearerSecret;
 
   constructor(@Inject(EDGE_OPTIONS) options: EdgeOptions) {
-    this.expected = Buffer.from(options.adminToken);
+    this.secret = new BearerSecret(options.adminToken);
   }
 
   canActivate(ctx: ExecutionContext): boolean {
-    const header = ctx.switchToHttp().getRequest<FastifyRequest>().headers.authorization ?? '';
-    const given = Buffer.from(/^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? '');
-    if (this.expected.length === 0 || given.length !== this.expected.length || !timingSafeEqual(given, this.expected)) {
-      throw errors.unauthorizedAdmin();
-    }
+    checkAdminToken(ctx.switchToHttp().getRequest<FastifyRequest>(), this.secret);
     return true;
   }
+}
+
+/** Throws unless the request carries the admin token (also for admin routes registered on Fastify directly). */
+export function checkAdminToken(request: FastifyRequest, secret: BearerSecret): void {
+  if (!secret.matches(request.headers.authorization)) throw errors.unauthorizedAdmin();
 }

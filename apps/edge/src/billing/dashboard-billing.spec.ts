@@ -1,7 +1,12 @@
 import { GatewayError } from '@unigate/contracts';
 import { parseRange, subscriptionBody, usageBody } from './dashboard-billing';
 
-const quota = { balance_micros: 93_250_001, used_micros: 6_749_999, reserved_micros: 0, daily: [{ date: '2026-11-20', charged_micros: 1_500_000 }] };
+const quota = {
+  balance_micros: 93_250_001,
+  used_micros: 6_749_999,
+  reserved_micros: 0,
+  daily: [{ date: '2026-11-20', charged_micros: 1_500_000 }],
+};
 
 describe('dashboard billing bodies', () => {
   it('makes hard_limit_usd − total_usage/100 equal the balance', () => {
@@ -20,6 +25,10 @@ describe('dashboard billing bodies', () => {
   it.each([
     [{ start_date: '2026-13-01' }, 'start_date'],
     [{ end_date: 'yesterday' }, 'end_date'],
+    [{ start_date: '0000-01-01', end_date: '0000-02-01' }, 'end_date'],
+    [{ start_date: '1969-12-01', end_date: '1970-01-02' }, 'start_date'],
+    [{ start_date: '2026-02-30' }, 'start_date'],
+    [{ end_date: '+275760-09-13' }, 'end_date'],
     [{ start_date: '2026-11-10', end_date: '2026-11-01' }, 'start_date'],
     [{ start_date: '2020-01-01', end_date: '2026-01-01' }, 'start_date'],
   ])('rejects %j naming %s', (query, field) => {

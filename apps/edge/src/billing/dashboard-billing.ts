@@ -38,13 +38,17 @@ export function parseRange(query: { start_date?: unknown; end_date?: unknown }, 
   const day = (v: unknown, name: string): number | undefined => {
     if (v === undefined || v === '') return undefined;
     const t = typeof v === 'string' && ISO_DATE.test(v) ? Date.parse(`${v}T00:00:00Z`) : NaN;
-    if (Number.isNaN(t)) throw errors.invalidRequest(`Invalid '${name}': expected a date as YYYY-MM-DD`, name);
+    // A real calendar day (2026-02-30 rolls over, so it must read back the same), from 1970 on
+    // (year 0000 is no date in Postgres).
+    if (Number.isNaN(t) || t < 0 || new Date(t).toISOString().slice(0, 10) !== v)
+      throw errors.invalidRequest(`Invalid '${name}': expected a date from 1970-01-01 on, as YYYY-MM-DD`, name);
     return t;
   };
   const to = day(query.end_date, 'end_date') ?? Math.floor(now / DAY_MS) * DAY_MS + DAY_MS;
   const from = day(query.start_date, 'start_date') ?? to - 100 * DAY_MS;
   if (from >= to) throw errors.invalidRequest("Invalid 'start_date': must be before end_date", 'start_date');
-  if (to - from > MAX_RANGE_DAYS * DAY_MS) throw errors.invalidRequest(`Invalid 'start_date': the range may span at most ${MAX_RANGE_DAYS} days`, 'start_date');
+  if (to - from > MAX_RANGE_DAYS * DAY_MS)
+    throw errors.invalidRequest(`Invalid 'start_date': the range may span at most ${MAX_RANGE_DAYS} days`, 'start_date');
   const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
   return { from: iso(from), to: iso(to) };
 }

@@ -1,17 +1,46 @@
-import type { AccountView, BillingPort, CreateKey, DateRange, HoldRequest, KeyPrincipal, LedgerEntryView, QuotaView } from '@unigate/contracts';
-import type { Account__Output, AuthenticateReply__Output, CreatedKey__Output, CreditReply__Output, Quota__Output, UsageList__Output } from '@unigate/proto';
-import { grpcStub, unary, type GrpcStub } from './grpc-client';
+import {
+  usageSchema,
+  type AccountView,
+  type BillingPort,
+  type CreateKey,
+  type DateRange,
+  type AccountMoney,
+  type KeyPrincipal,
+  type KeyView,
+  type LedgerEntryView,
+  type QuotaView,
+  type UserView,
+} from '@unigate/contracts';
+import { decodeJson, grpcClient, unary } from '@unigate/platform';
+import type {
+  AccountMoneyReply__Output,
+  Account__Output,
+  AuthenticateReply__Output,
+  BillingServiceClient,
+  CreatedKey__Output,
+  CreditReply__Output,
+  KeyList__Output,
+  Quota__Output,
+  UsageList__Output,
+  User__Output,
+  VerifyUserReply__Output,
+} from '@unigate/proto';
 
 /** Billing over gRPC. Money crosses as int64 strings (micro-USD), never floats. */
 export class GrpcBillingClient implements BillingPort {
-  private readonly stub: GrpcStub;
+  private readonly client: BillingServiceClient;
 
   constructor(url: string) {
-    this.stub = grpcStub('billing', url);
+    this.client = grpcClient('billing', url);
+  }
+
+  private call<Res>(method: keyof BillingServiceClient, req: object): Promise<Res> {
+    const fn = (this.client[method] as unknown as (...args: unknown[]) => never).bind(this.client);
+    return unary<object, Res>(fn, req);
   }
 
   async authenticate(keyHash: string): Promise<KeyPrincipal | null> {
-    const reply = await unary<AuthenticateReply__Output>(this.stub, 'Authenticate', { key_hash: keyHash });
+    const reply = await this.call<AuthenticateReply__Output>('Authenticate', { key_hash: keyHash });
     if (!reply.found || !reply.principal) return null;
     const p = reply.principal;
     return {
@@ -23,46 +52,84 @@ export class GrpcBillingClient implements BillingPort {
     };
   }
 
-  async placeHold(req: HoldRequest): Promise<{ hold_id: string }> {
-    return unary(this.stub, 'PlaceHold', { ...req, amount_micros: String(req.amount_micros) });
+  async releaseHold(accountId: string, holdId: string): Promise<void> {
+    await this.call('ReleaseHold', { account_id: accountId, hold_id: holdId });
   }
 
-  async releaseHold(holdId: string): Promise<void> {
-    await unary(this.stub, 'ReleaseHold', { hold_id: holdId });
+  async accountMoney(accountId: string): Promise<AccountMoney | null> {
+    const reply = await this.call<AccountMoneyReply__Output>('GetAccountMoney', { account_id: accountId });
+    return reply.found ? { balance_micros: Number(reply.balance_micros), version: Number(reply.version) } : null;
   }
 
   createAccount(name: string, creditMicros: number): Promise<AccountView> {
-    return unary<Account__Output>(this.stub, 'CreateAccount', { name, credit_micros: String(creditMicros) });
+    return this.call<Account__Output>('CreateAccount', { name, credit_micros: String(creditMicros) });
   }
 
   getAccount(accountId: string): Promise<AccountView> {
-    return unary<Account__Output>(this.stub, 'GetAccount', { account_id: accountId });
+    return this.call<Account__Output>('GetAccount', { account_id: accountId });
   }
 
   credit(accountId: string, amountMicros: number, reference?: string): Promise<{ balance_usd: number }> {
-    return unary<CreditReply__Output>(this.stub, 'Credit', { account_id: accountId, amount_micros: String(amountMicros), reference: reference ?? '' });
+    return this.call<CreditReply__Output>('Credit', {
+      account_id: accountId,
+      amount_micros: String(amountMicros),
+      reference: reference ?? '',
+    });
   }
 
   createKey(accountId: string, spec: CreateKey): Promise<{ id: string; key: string }> {
-    return unary<CreatedKey__Output>(this.stub, 'CreateKey', { account_id: accountId, spec_json: JSON.stringify(spec) });
+    return this.call<CreatedKey__Output>('CreateKey', {
+      account_id: accountId,
+      name: spec.name ?? '',
+      models: spec.models ?? [],
+      rate_limit_rpm: spec.rate_limit_rpm ?? 0,
+      max_concurrency: spec.max_concurrency ?? 0,
+    });
   }
 
   async revokeKey(keyId: string): Promise<void> {
-    await unary(this.stub, 'RevokeKey', { key_id: keyId });
+    await this.call('RevokeKey', { key_id: keyId });
   }
 
   async listUsage(accountId: string): Promise<LedgerEntryView[]> {
-    const reply = await unary<UsageList__Output>(this.stub, 'ListUsage', { account_id: accountId });
-    return JSON.parse(reply.json) as LedgerEntryView[];
+    const reply = await this.call<UsageList__Output>('ListUsage', { account_id: accountId });
+    return reply.entries.map((e) => ({
+      id: e.id,
+      request_id: e.request_id,
+      model: e.model,
+      kind: e.kind,
+      input_tokens: Number(e.input_tokens),
+      cached_input_tokens: Number(e.cached_input_tokens),
+      output_tokens: Number(e.output_tokens),
+      units: decodeJson(usageSchema, e.units, 'ledger units', 'peer'),
+      cost_micros: Number(e.cost_micros),
+      cost_usd: Number(e.cost_micros) / 1_000_000,
+      created_at: e.created_at,
+    }));
   }
 
   async quota(accountId: string, range?: DateRange): Promise<QuotaView> {
-    const q = await unary<Quota__Output>(this.stub, 'GetQuota', { account_id: accountId, from: range?.from ?? '', to: range?.to ?? '' });
+    const q = await this.call<Quota__Output>('GetQuota', { account_id: accountId, from: range?.from ?? '', to: range?.to ?? '' });
     return {
       balance_micros: Number(q.balance_micros),
       used_micros: Number(q.used_micros),
       reserved_micros: Number(q.reserved_micros),
-      daily: JSON.parse(q.daily_json || '[]') as QuotaView['daily'],
+      daily: q.daily.map((d) => ({ date: d.date, charged_micros: Number(d.charged_micros) })),
     };
+  }
+
+  async listKeys(accountId: string): Promise<KeyView[]> {
+    const reply = await this.call<KeyList__Output>('ListKeys', { account_id: accountId });
+    return reply.keys.map((k) => ({ ...k, name: k.name || null, revoked_at: k.revoked_at || null }));
+  }
+
+  async registerUser(email: string, password: string, creditMicros: number): Promise<UserView> {
+    const u = await this.call<User__Output>('RegisterUser', { email, password, credit_micros: String(creditMicros) });
+    return { id: u.id, email: u.email, account_id: u.account_id };
+  }
+
+  async verifyUser(email: string, password: string): Promise<UserView | null> {
+    const reply = await this.call<VerifyUserReply__Output>('VerifyUser', { email, password });
+    return reply.found && reply.user ? { id: reply.user.id, email: reply.user.email, account_id: reply.user.account_id } : null;
   }
 }

@@ -11,12 +11,20 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export function toGatewayError(err: unknown, logger: Logger, requestId: string): GatewayError {
   if (GatewayError.is(err)) return err;
-  const fe = err as { code?: string; statusCode?: number; message?: string };
-  if (fe?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return errors.payloadTooLarge(BODY_LIMIT_BYTES);
-  if (fe?.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+  const fe = err as { code?: unknown; statusCode?: number; message?: string };
+  // Not every `code` is Fastify's string: an AbortError (DOMException) carries the number 20, gRPC errors a status.
+  const code = typeof fe?.code === 'string' ? fe.code : '';
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return errors.payloadTooLarge(BODY_LIMIT_BYTES);
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
     return errors.invalidRequest('Unsupported Content-Type; send application/json.', null, 'unsupported_media_type');
-  if (fe?.code?.startsWith('FST_ERR_CTP') || fe?.code === 'FST_ERR_VALIDATION')
+  if (code.startsWith('FST_ERR_CTP') || code === 'FST_ERR_VALIDATION')
     return errors.invalidRequest(fe.message ?? 'Invalid request body', null, 'invalid_body');
+  // Fastify plugins' own client errors (multipart: file too large, too many parts, malformed form).
+  if (code.startsWith('FST_') && typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    if (fe.statusCode === 413)
+      return new GatewayError({ status: 413, code: 'request_too_large', message: fe.message ?? 'Request too large.' });
+    return errors.invalidRequest(fe.message ?? 'Invalid request body', null, 'invalid_body');
+  }
   if (err instanceof HttpException) {
     // Nest wraps Fastify's own errors (body limit, media type, routing) in HttpExceptions.
     const status = err.getStatus();
@@ -32,8 +40,40 @@ export function toGatewayError(err: unknown, logger: Logger, requestId: string):
 
 export const BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 
+/**
+ * Any failure of a request, answered in the shape its endpoint speaks: a pipeline route's spec shape
+ * (errors of its hooks and body parsing included), otherwise by path.
+ */
+export function replyWithError(err: unknown, request: FastifyRequest, reply: FastifyReply, logger: Logger) {
+  if (reply.sent || reply.raw.headersSent) return;
+  if (clientLeft(err, request)) {
+    // Not our failure and no one to answer: one info line (an upload storm must not flood the log).
+    logger.info({ request_id: String(request.id), method: request.method, url: request.url }, 'client aborted the request');
+    reply.raw.destroy();
+    return;
+  }
+  const shape = request.routeOptions?.config?.spec?.errorShape() ?? (request.url.startsWith('/v1/messages') ? 'anthropic' : 'B');
+  return sendError(reply, request, toGatewayError(err, logger, String(request.id)), shape);
+}
+
+/** The client went away mid-request (an aborted upload, a reset): there is nobody left to answer. */
+function clientLeft(err: unknown, request: FastifyRequest): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return Boolean(request.raw.socket?.destroyed) || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE';
+}
+
+/**
+ * Whether trying the same request again can help, as the official SDKs judge it (408, 409, 429, 5xx).
+ * Said outright in `x-should-retry`, which the SDKs and Claude Code obey: without it Claude Code
+ * retries even a wrong key for a minute.
+ */
+export function shouldRetry(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
 export function sendError(reply: FastifyReply, request: FastifyRequest, err: GatewayError, shape: ErrorShape, model?: string) {
-  if (err.status < 500) rejections.inc({ model: model ?? 'unknown', reason: String(err.status) });
+  if (err.status < 500) rejections.inc({ model: model ?? 'other', reason: String(err.status) });
   if (err.retryAfter !== undefined) void reply.header('retry-after', String(err.retryAfter));
+  void reply.header('x-should-retry', String(shouldRetry(err.status)));
   return reply.status(err.status).send(renderError(err, shape, String(request.id)));
 }

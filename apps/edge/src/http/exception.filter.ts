@@ -1,32 +1,15 @@
 import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import type { ErrorShape } from '@unigate/contracts';
 import type { Logger } from '@unigate/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ERROR_SHAPE } from './error-shape';
-import { sendError, toGatewayError } from './error-renderer';
+import { replyWithError } from './error-renderer';
 
-/** Renders every error thrown by a controller in the shape its endpoint speaks. */
+/** Nest's side of the one error renderer: controller errors, and Fastify's for routes Nest registered. */
 @Catch()
 export class GatewayExceptionFilter implements ExceptionFilter {
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly logger: Logger,
-  ) {}
+  constructor(private readonly logger: Logger) {}
 
   catch(exception: unknown, host: ArgumentsHost) {
     const ctx = host.switchToHttp();
-    const reply = ctx.getResponse<FastifyReply>();
-    const request = ctx.getRequest<FastifyRequest>();
-    if (reply.sent || reply.raw.headersSent) return;
-    const handler = (host as unknown as { getHandler?: () => object }).getHandler?.();
-    // Errors raised before a handler runs (body parsing) have no handler metadata: fall back to the path.
-    const shape = (handler && this.reflector.get<ErrorShape>(ERROR_SHAPE, handler as never)) || shapeForPath(request.url);
-    const model = (request.body as { model?: unknown } | undefined)?.model;
-    return sendError(reply, request, toGatewayError(exception, this.logger, String(request.id)), shape, typeof model === 'string' ? model : undefined);
+    return replyWithError(exception, ctx.getRequest<FastifyRequest>(), ctx.getResponse<FastifyReply>(), this.logger);
   }
-}
-
-function shapeForPath(url: string): ErrorShape {
-  return url.startsWith('/v1/messages') ? 'anthropic' : 'B';
 }

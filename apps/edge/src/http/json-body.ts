@@ -1,14 +1,16 @@
 /**
  * Request bodies are JSON whatever Content-Type a client sends (curl's default included); a body
- * that does not parse is a 400 `invalid_json` naming the problem, never a 500.
+ * that does not parse, or nests deeper than MAX_JSON_DEPTH, is a 400 `invalid_json` naming the
+ * problem, never a 500.
  */
-import { errors } from '@unigate/contracts';
+import { errors, jsonDepthExceeds, MAX_JSON_DEPTH } from '@unigate/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeContentTypeParser(['application/json', 'text/plain']);
   const parse = (_req: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void) => {
     if (body.trim() === '') return done(null, undefined);
+    if (jsonDepthExceeds(body)) return done(errors.invalidJson(`nesting is deeper than ${MAX_JSON_DEPTH} levels`));
     try {
       done(null, JSON.parse(body));
     } catch (e) {

@@ -1,19 +1,37 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { httpDuration, httpRequests } from '@unigate/platform';
+import { httpDuration, httpRequests, processIds } from '@unigate/platform';
 
-/** `req_` + 24 hex chars: unique, log-friendly, and echoed in every response as x-request-id. */
+// 64 random bits per process and a counter: unique across replicas and restarts (the id is also the
+// hold's and the ledger entry's key).
+const nextId = processIds(8, 8);
+
+/** `req_` + 16 hex chars of this process + a base-36 sequence: log-friendly, echoed as x-request-id. */
 export function newRequestId(): string {
-  return `req_${randomBytes(12).toString('hex')}`;
+  return `req_${nextId()}`;
 }
 
+type CounterChild = ReturnType<typeof httpRequests.labels>;
+type HistogramChild = ReturnType<typeof httpDuration.labels>;
+
 export function registerRequestHooks(fastify: FastifyInstance): void {
-  fastify.addHook('onRequest', async (request, reply) => {
+  // Label children looked up once per route and status (a route is a registered path, never user input).
+  const counted = new Map<string, CounterChild>();
+  const timed = new Map<string, HistogramChild>();
+  // Callback hooks: no promise per request for what is synchronous.
+  fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    done();
   });
-  fastify.addHook('onResponse', async (request, reply) => {
+  fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    httpRequests.inc({ route, status: String(reply.statusCode) });
-    httpDuration.observe({ route }, reply.elapsedTime / 1000);
+    const status = reply.statusCode;
+    const key = `${status} ${route}`;
+    let counter = counted.get(key);
+    if (!counter) counted.set(key, (counter = httpRequests.labels(route, String(status))));
+    counter.inc();
+    let histogram = timed.get(route);
+    if (!histogram) timed.set(route, (histogram = httpDuration.labels(route)));
+    histogram.observe(reply.elapsedTime / 1000);
+    done();
   });
 }

@@ -31,7 +31,19 @@ export class Admin {
   }
 
   async usage(accountId: string) {
-    return (await this.call<Array<{ request_id: string; cost_micros: number; input_tokens: number; output_tokens: number }>>('GET', `/accounts/${accountId}/usage`)).body;
+    return (
+      await this.call<
+        Array<{
+          request_id: string;
+          model: string;
+          kind: string;
+          cost_micros: number;
+          input_tokens: number;
+          output_tokens: number;
+          units: Record<string, number | string>;
+        }>
+      >('GET', `/accounts/${accountId}/usage`)
+    ).body;
   }
 
   /** A fresh account with `creditUsd` and one key for it. */

@@ -5,7 +5,7 @@
  */
 import { Admin, eventually } from './admin';
 import type { Stack } from './stacks';
-import { openaiFor, useStack } from './use-stack';
+import { openaiFor, useStack, json } from './use-stack';
 
 const MODEL = 'sigma-sonnet-4-6';
 const micros = (usd: number) => Math.round(usd * 1e6);
@@ -19,32 +19,44 @@ export function billingSuite(start: () => Promise<Stack>) {
     admin = new Admin(s);
   });
 
-  const chat = (key: string, body: object) =>
-    fetch(`${stack.baseURL}/chat/completions`, {
+  /** A chat request through edge replica `edge` (round robin over however many the stack runs). */
+  const chat = (key: string, body: object, edge = 0) =>
+    fetch(`${stack.edges[edge % stack.edges.length].baseURL}/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
 
-  it('200 concurrent requests on an account funded for 50: at most 50 succeed, the rest 402, ledger = balance drop', async () => {
+  it('200 concurrent requests on an account funded for 50, spread over every edge replica: at most 50 succeed, the rest 402, ledger = balance drop', async () => {
     const body = { model: MODEL, messages: [{ role: 'user', content: 'Count the ships in the harbor' }], max_tokens: 8 };
     // What one such request really costs (deterministic upstream): measure it on a separate account.
     const probe = await admin.fundedKey(1);
     expect((await chat(probe.key, body)).status).toBe(200);
-    const [probeEntry] = await eventually(() => admin.usage(probe.accountId), (e) => e.length === 1);
+    const [probeEntry] = await eventually(
+      () => admin.usage(probe.accountId),
+      (e) => e.length === 1,
+    );
     const cost = probeEntry.cost_micros;
     expect(cost).toBeGreaterThan(0);
 
     const funded = 50 * cost;
     const { accountId, key } = await admin.fundedKey(funded / 1e6);
-    const statuses = await Promise.all(Array.from({ length: 200 }, () => chat(key, body).then(async (r) => (await r.arrayBuffer(), r.status))));
+    const statuses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => chat(key, body, i).then(async (r) => (await r.arrayBuffer(), r.status))),
+    );
     const ok = statuses.filter((s) => s === 200).length;
     expect(statuses.every((s) => s === 200 || s === 402)).toBe(true);
     expect(ok).toBeGreaterThan(0);
     expect(ok).toBeLessThanOrEqual(50);
 
-    const entries = await eventually(() => admin.usage(accountId), (e) => e.length === ok);
-    const account = await eventually(() => admin.account(accountId), (a) => a.reserved_usd === 0);
+    const entries = await eventually(
+      () => admin.usage(accountId),
+      (e) => e.length === ok,
+    );
+    const account = await eventually(
+      () => admin.account(accountId),
+      (a) => a.reserved_usd === 0,
+    );
     const ledgerSum = entries.reduce((s, e) => s + e.cost_micros, 0);
     expect(ledgerSum).toBe(ok * cost);
     expect(funded - micros(account.balance_usd)).toBe(ledgerSum);
@@ -58,7 +70,10 @@ export function billingSuite(start: () => Promise<Stack>) {
     const full = await client.chat.completions.create({ model: MODEL, messages, max_tokens: 400 });
     const fullTokens = full.usage!.completion_tokens;
     expect(fullTokens).toBeGreaterThan(10);
-    await eventually(() => admin.usage(accountId), (e) => e.length === 1);
+    await eventually(
+      () => admin.usage(accountId),
+      (e) => e.length === 1,
+    );
 
     await fetch(`${stack.simUrl}/_sim/faults`, {
       method: 'POST',
@@ -66,7 +81,10 @@ export function billingSuite(start: () => Promise<Stack>) {
       body: JSON.stringify({ match: { model: MODEL }, token_delay_ms: 40, count: 1 }),
     });
     const controller = new AbortController();
-    const stream = await client.chat.completions.create({ model: MODEL, messages, max_tokens: 400, stream: true }, { signal: controller.signal });
+    const stream = await client.chat.completions.create(
+      { model: MODEL, messages, max_tokens: 400, stream: true },
+      { signal: controller.signal },
+    );
     let received = 0;
     // The SDK ends the iteration quietly when its signal aborts.
     for await (const chunk of stream) {
@@ -75,22 +93,36 @@ export function billingSuite(start: () => Promise<Stack>) {
     }
     expect(received).toBe(4);
 
-    const entries = await eventually(() => admin.usage(accountId), (e) => e.length === 2, 20_000);
+    const entries = await eventually(
+      () => admin.usage(accountId),
+      (e) => e.length === 2,
+      20_000,
+    );
     const cut = entries.find((e) => e.request_id !== entries[entries.length - 1].request_id) ?? entries[0];
     expect(cut.output_tokens).toBeGreaterThan(0);
     expect(cut.output_tokens).toBeLessThan(fullTokens);
     expect(cut.output_tokens).toBeLessThan(400);
-    const account = await eventually(() => admin.account(accountId), (a) => a.reserved_usd === 0);
+    const account = await eventually(
+      () => admin.account(accountId),
+      (a) => a.reserved_usd === 0,
+    );
     const charged = entries.reduce((s, e) => s + e.cost_micros, 0);
     expect(micros(5) - micros(account.balance_usd)).toBe(charged);
   }, 60_000);
 
   it('serves subscription/usage so that hard_limit_usd − total_usage/100 is the true balance', async () => {
     const { accountId, key } = await admin.fundedKey(3);
-    for (let i = 0; i < 3; i++) expect((await chat(key, { model: MODEL, messages: [{ role: 'user', content: `bill me ${i}` }] })).status).toBe(200);
-    const entries = await eventually(() => admin.usage(accountId), (e) => e.length === 3);
-    const account = await eventually(() => admin.account(accountId), (a) => a.reserved_usd === 0);
-    const get = async (path: string) => (await fetch(`${stack.origin}${path}`, { headers: { authorization: `Bearer ${key}` } })).json();
+    for (let i = 0; i < 3; i++)
+      expect((await chat(key, { model: MODEL, messages: [{ role: 'user', content: `bill me ${i}` }] })).status).toBe(200);
+    const entries = await eventually(
+      () => admin.usage(accountId),
+      (e) => e.length === 3,
+    );
+    const account = await eventually(
+      () => admin.account(accountId),
+      (a) => a.reserved_usd === 0,
+    );
+    const get = async (path: string) => json(await fetch(`${stack.origin}${path}`, { headers: { authorization: `Bearer ${key}` } }));
     const sub = await get('/v1/dashboard/billing/subscription');
     const usage = await get('/v1/dashboard/billing/usage?start_date=2020-01-01&end_date=2020-06-01');
     expect(sub.object).toBe('billing_subscription');
@@ -102,6 +134,6 @@ export function billingSuite(start: () => Promise<Stack>) {
     expect(recent.daily_costs).toHaveLength(1);
     const bad = await fetch(`${stack.origin}/v1/dashboard/billing/usage?start_date=nope`, { headers: { authorization: `Bearer ${key}` } });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error.param).toBe('start_date');
+    expect((await json(bad)).error.param).toBe('start_date');
   });
 }

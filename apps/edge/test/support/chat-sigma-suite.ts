@@ -6,7 +6,7 @@
 import OpenAI from 'openai';
 import { Admin, eventually } from './admin';
 import type { Stack } from './stacks';
-import { openaiFor, useStack } from './use-stack';
+import { openaiFor, useStack, json } from './use-stack';
 
 const MODEL = 'sigma-sonnet-4-6';
 
@@ -31,7 +31,7 @@ export function chatSigmaSuite(start: () => Promise<Stack>) {
     await fetch(`${stack.simUrl}/_sim/faults`, { method: 'DELETE' });
   });
 
-  const upstream = async (): Promise<Logged> => (await (await fetch(`${stack.simUrl}/_sim/requests?last=1`)).json()).data[0];
+  const upstream = async (): Promise<Logged> => (await json(await fetch(`${stack.simUrl}/_sim/requests?last=1`))).data[0];
 
   it('answers a non-streamed request through the Anthropic protocol upstream', async () => {
     const r = await client.chat.completions.create({

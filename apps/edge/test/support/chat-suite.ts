@@ -5,7 +5,7 @@
 import OpenAI from 'openai';
 import { Admin, eventually } from './admin';
 import type { Stack } from './stacks';
-import { openaiFor, useStack } from './use-stack';
+import { openaiFor, useStack, json } from './use-stack';
 
 const MODEL = 'sigma-sonnet-4-6';
 
@@ -118,7 +118,12 @@ export function chatSuite(start: () => Promise<Stack>) {
       const runner = client.chat.completions.stream({
         model: MODEL,
         messages: [{ role: 'user', content: 'Weather in Rome?' }],
-        tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }],
+        tools: [
+          {
+            type: 'function',
+            function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+          },
+        ],
       });
       const final = await runner.finalChatCompletion();
       const call = final.choices[0].message.tool_calls![0] as OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall;
@@ -136,7 +141,11 @@ export function chatSuite(start: () => Promise<Stack>) {
     });
 
     it('honours max_tokens: finish_reason length and no more tokens than asked', async () => {
-      const r = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Tell me a long story' }], max_tokens: 3 });
+      const r = await client.chat.completions.create({
+        model: MODEL,
+        messages: [{ role: 'user', content: 'Tell me a long story' }],
+        max_tokens: 3,
+      });
       expect(r.choices[0].finish_reason).toBe('length');
       expect(r.usage!.completion_tokens).toBeLessThanOrEqual(3);
     });
@@ -156,8 +165,22 @@ export function chatSuite(start: () => Promise<Stack>) {
       ['missing content', { ...base, messages: [{ role: 'user' }] }, 'messages[0].content'],
       ['content of the wrong type', { ...base, messages: [{ role: 'user', content: 42 }] }, 'messages[0].content'],
       ['unknown content block', { ...base, messages: [{ role: 'user', content: [{ type: 'audio', data: 'x' }] }] }, 'messages[0].content'],
-      ['image block without url', { ...base, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: {} }] }] }, 'messages[0].content'],
-      ['tool message without tool_call_id', { ...base, messages: [{ role: 'user', content: 'hi' }, { role: 'tool', content: 'x' }] }, 'messages[1].tool_call_id'],
+      [
+        'image block without url',
+        { ...base, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: {} }] }] },
+        'messages[0].content',
+      ],
+      [
+        'tool message without tool_call_id',
+        {
+          ...base,
+          messages: [
+            { role: 'user', content: 'hi' },
+            { role: 'tool', content: 'x' },
+          ],
+        },
+        'messages[1].tool_call_id',
+      ],
       ['max_tokens zero', { ...base, max_tokens: 0 }, 'max_tokens'],
       ['max_tokens negative', { ...base, max_tokens: -5 }, 'max_tokens'],
       ['max_tokens not an integer', { ...base, max_tokens: 1.5 }, 'max_tokens'],
@@ -191,7 +214,13 @@ export function chatSuite(start: () => Promise<Stack>) {
         stop: ['x1', 'x2', 'x3', 'x4'],
         messages: [
           { role: 'system', content: 'Be brief', name: 'ops' },
-          { role: 'user', content: [{ type: 'text', text: 'What is here?' }, { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'What is here?' },
+              { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } },
+            ],
+          },
         ],
       });
       expect(r.choices[0].message.content?.length).toBeGreaterThan(0);
@@ -205,12 +234,14 @@ export function chatSuite(start: () => Promise<Stack>) {
       });
       expect(res.status).toBe(400);
       expect(res.headers.get('x-request-id')).toMatch(/^req_/);
-      const body = await res.json();
+      const body = await json(res);
       expect(body.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_json' });
     });
 
     it('answers an unknown model with 404 model_not_found', async () => {
-      const err = await client.chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e);
+      const err = await client.chat.completions
+        .create({ model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] })
+        .catch((e) => e);
       expect(err).toBeInstanceOf(OpenAI.NotFoundError);
       expect(err.code).toBe('model_not_found');
     });
@@ -224,7 +255,7 @@ export function chatSuite(start: () => Promise<Stack>) {
         body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }),
       });
       expect(res.status).toBe(401);
-      expect((await res.json()).error).toMatchObject({ code: 'invalid_api_key', type: 'invalid_request_error' });
+      expect((await json(res)).error).toMatchObject({ code: 'invalid_api_key', type: 'invalid_request_error' });
     });
 
     it('answers a wrong key with 401 through the SDK', async () => {
@@ -244,7 +275,7 @@ export function chatSuite(start: () => Promise<Stack>) {
         body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: marker }], max_tokens: 1000 }),
       });
       expect(res.status).toBe(402);
-      const body = await res.json();
+      const body = await json(res);
       expect(Object.keys(body)).toEqual(['error']);
       expect(Object.keys(body.error)).toEqual(['message']);
       expect(body.error.message).toMatch(/balance/i);
@@ -255,12 +286,20 @@ export function chatSuite(start: () => Promise<Stack>) {
     it('charges the measured usage into the ledger and the balance drops by exactly that', async () => {
       const { accountId, key } = await admin.fundedKey(5);
       const keyed = new OpenAI({ baseURL: stack.baseURL, apiKey: key, maxRetries: 0 });
-      const { response } = await keyed.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Charge me' }] }).withResponse();
+      const { response } = await keyed.chat.completions
+        .create({ model: MODEL, messages: [{ role: 'user', content: 'Charge me' }] })
+        .withResponse();
       const requestId = response.headers.get('x-request-id');
-      const entries = await eventually(() => admin.usage(accountId), (e) => e.length === 1);
+      const entries = await eventually(
+        () => admin.usage(accountId),
+        (e) => e.length === 1,
+      );
       expect(entries[0].request_id).toBe(requestId);
       expect(entries[0].cost_micros).toBeGreaterThan(0);
-      const account = await eventually(() => admin.account(accountId), (a) => a.reserved_usd === 0);
+      const account = await eventually(
+        () => admin.account(accountId),
+        (a) => a.reserved_usd === 0,
+      );
       expect(Math.round((5 - account.balance_usd) * 1e6)).toBe(entries[0].cost_micros);
     });
 
@@ -274,13 +313,19 @@ export function chatSuite(start: () => Promise<Stack>) {
       expect(listed.data.find((m) => m.id === MODEL)).toMatchObject({ object: 'model', family: 'sigma', kind: 'chat' });
       const ok = await limited.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] });
       expect(ok.choices.length).toBe(1);
-      const denied = await limited.chat.completions.create({ model: 'sigma-opus-4-7', messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e);
+      const denied = await limited.chat.completions
+        .create({ model: 'sigma-opus-4-7', messages: [{ role: 'user', content: 'hi' }] })
+        .catch((e) => e);
       expect(denied).toBeInstanceOf(OpenAI.PermissionDeniedError);
       expect(denied.code).toBe('model_not_allowed');
     });
 
     it('rejects admin calls without the admin token', async () => {
-      const res = await fetch(`${stack.origin}/admin/v1/accounts`, { method: 'POST', headers: { authorization: `Bearer ${stack.apiKey}` }, body: '{}' });
+      const res = await fetch(`${stack.origin}/admin/v1/accounts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${stack.apiKey}` },
+        body: '{}',
+      });
       expect(res.status).toBe(401);
     });
   });

@@ -60,7 +60,7 @@ export function limitsSuite(start: () => Promise<Stack>) {
   async function throttledCount(): Promise<number> {
     let sum = 0;
     for (const e of stack.edges) {
-      const text = await (await fetch(`${e.origin}/metrics`)).text();
+      const text = await (await fetch(`${e.origin}/metrics`, { headers: { authorization: `Bearer ${stack.adminToken}` } })).text();
       const line = text
         .split('\n')
         .find((l) => l.startsWith('unigate_rejections_total{') && l.includes(`model="${MODEL}"`) && l.includes('reason="429"'));
@@ -78,6 +78,7 @@ export function limitsSuite(start: () => Promise<Stack>) {
     expect(Number.isInteger(seconds)).toBe(true);
     expect(seconds).toBeGreaterThanOrEqual(retryAfter.min);
     expect(seconds).toBeLessThanOrEqual(retryAfter.max);
+    expect(a.headers.get('x-should-retry')).toBe('true');
   }
 
   it('rate_limit_rpm N: exactly N of a burst spread over the edges get through; the rest are 429 Shape A with Retry-After, never reaching upstream or billing', async () => {

@@ -7,7 +7,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { Admin, eventually } from './admin';
 import { readSseEvents } from './sse-events';
 import type { Stack } from './stacks';
-import { useStack } from './use-stack';
+import { useStack, json } from './use-stack';
 
 /** The answer's text block (reasoning models put a thinking block first). */
 const textOf = (msg: Anthropic.Message) => msg.content.find((b): b is Anthropic.TextBlock => b.type === 'text')?.text ?? '';
@@ -33,7 +33,11 @@ export function messagesSuite(start: () => Promise<Stack>, models: string[]) {
 
   describe.each(models)('%s', (model) => {
     it('answers a message with text, end_turn and usage', async () => {
-      const msg = await client.messages.create({ model, max_tokens: 200, messages: [{ role: 'user', content: 'Describe a quiet harbor' }] });
+      const msg = await client.messages.create({
+        model,
+        max_tokens: 200,
+        messages: [{ role: 'user', content: 'Describe a quiet harbor' }],
+      });
       expect(msg.type).toBe('message');
       expect(msg.role).toBe('assistant');
       expect(msg.model).toBe(model);
@@ -78,7 +82,9 @@ export function messagesSuite(start: () => Promise<Stack>, models: string[]) {
     });
 
     it('round-trips tool_use → tool_result through the SDK stream helper', async () => {
-      const first = await client.messages.stream({ model, max_tokens: 300, tools: [WEATHER_TOOL], messages: [{ role: 'user', content: 'Weather in Paris?' }] }).finalMessage();
+      const first = await client.messages
+        .stream({ model, max_tokens: 300, tools: [WEATHER_TOOL], messages: [{ role: 'user', content: 'Weather in Paris?' }] })
+        .finalMessage();
       expect(first.stop_reason).toBe('tool_use');
       const use = first.content.find((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use')!;
       expect(use.name).toBe('get_weather');
@@ -98,23 +104,37 @@ export function messagesSuite(start: () => Promise<Stack>, models: string[]) {
     });
 
     it('counts tokens', async () => {
-      const r = await client.messages.countTokens({ model, system: 'Be brief', messages: [{ role: 'user', content: 'How many tokens is this?' }] });
+      const r = await client.messages.countTokens({
+        model,
+        system: 'Be brief',
+        messages: [{ role: 'user', content: 'How many tokens is this?' }],
+      });
       expect(r.input_tokens).toBeGreaterThan(0);
     });
   });
 
   it('accepts x-api-key as Claude Code sends it, and rejects a bad key in Anthropic’s error shape', async () => {
-    const viaHeader = new Anthropic({ baseURL: stack.origin, apiKey: null, authToken: null, defaultHeaders: { 'x-api-key': stack.apiKey }, maxRetries: 0 });
+    const viaHeader = new Anthropic({
+      baseURL: stack.origin,
+      apiKey: null,
+      authToken: null,
+      defaultHeaders: { 'x-api-key': stack.apiKey },
+      maxRetries: 0,
+    });
     const msg = await viaHeader.messages.create({ model: models[0], max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] });
     expect(msg.content.length).toBeGreaterThan(0);
 
     const res = await fetch(`${origin()}/v1/messages`, {
       method: 'POST',
-      headers: { 'x-api-key': 'sk-wrong-0000000000000000000000000000', 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      headers: {
+        'x-api-key': 'sk-wrong-0000000000000000000000000000',
+        'content-type': 'application/json',
+        'anthropic-version': '2023-06-01',
+      },
       body: JSON.stringify({ model: models[0], max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(res.status).toBe(401);
-    const body = await res.json();
+    const body = await json(res);
     expect(body).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
     expect(typeof body.request_id).toBe('string');
   });
@@ -125,13 +145,19 @@ export function messagesSuite(start: () => Promise<Stack>, models: string[]) {
     expect(err.error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
     expect(err.error.error.message).toContain('max_tokens');
 
-    const res = await fetch(`${origin()}/v1/messages`, { method: 'POST', headers: { 'x-api-key': stack.apiKey, 'content-type': 'application/json' }, body: '{"model":' });
+    const res = await fetch(`${origin()}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': stack.apiKey, 'content-type': 'application/json' },
+      body: '{"model":',
+    });
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+    expect(await json(res)).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
   });
 
   it('answers an unknown model with 404 not_found_error', async () => {
-    const err = await client.messages.create({ model: 'no-such-model', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e);
+    const err = await client.messages
+      .create({ model: 'no-such-model', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(Anthropic.NotFoundError);
     expect(err.error.error.type).toBe('not_found_error');
   });
@@ -140,8 +166,13 @@ export function messagesSuite(start: () => Promise<Stack>, models: string[]) {
     const admin = new Admin(stack);
     const { accountId, key } = await admin.fundedKey(2);
     const keyed = new Anthropic({ baseURL: stack.origin, apiKey: key, maxRetries: 0 });
-    const { response } = await keyed.messages.create({ model: models[0], max_tokens: 100, messages: [{ role: 'user', content: 'bill me' }] }).withResponse();
-    const [entry] = await eventually(() => admin.usage(accountId), (e) => e.length === 1);
+    const { response } = await keyed.messages
+      .create({ model: models[0], max_tokens: 100, messages: [{ role: 'user', content: 'bill me' }] })
+      .withResponse();
+    const [entry] = await eventually(
+      () => admin.usage(accountId),
+      (e) => e.length === 1,
+    );
     expect(entry.request_id).toBe(response.headers.get('request-id'));
     expect(entry.cost_micros).toBeGreaterThan(0);
     expect(entry.input_tokens).toBeGreaterThan(0);

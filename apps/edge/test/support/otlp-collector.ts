@@ -40,7 +40,15 @@ function flatten(rs: OtlpResourceSpans): CollectedSpan[] {
   const out: CollectedSpan[] = [];
   for (const scope of rs.scopeSpans ?? []) {
     for (const s of scope.spans ?? []) {
-      out.push({ service, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId || undefined, name: s.name, kind: s.kind, attributes: attrs(s.attributes) });
+      out.push({
+        service,
+        traceId: s.traceId,
+        spanId: s.spanId,
+        parentSpanId: s.parentSpanId || undefined,
+        name: s.name,
+        kind: s.kind,
+        attributes: attrs(s.attributes),
+      });
     }
   }
   return out;

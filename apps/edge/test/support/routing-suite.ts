@@ -9,6 +9,7 @@ import { createSimulator } from '@unigate/upstream-sim';
 import OpenAI from 'openai';
 import { Admin, eventually } from './admin';
 import type { Stack } from './stacks';
+import { json } from './use-stack';
 
 type Sim = Awaited<ReturnType<typeof createSimulator>>;
 interface LoggedRequest {
@@ -49,7 +50,7 @@ export function routingSuite(start: (env: Record<string, string>) => Promise<Sta
     await Promise.all([primary?.close(), backup?.close()]);
   });
 
-  const log = async (sim: Sim): Promise<LoggedRequest[]> => (await (await fetch(`${sim.url}/_sim/requests`)).json()).data;
+  const log = async (sim: Sim): Promise<LoggedRequest[]> => (await json(await fetch(`${sim.url}/_sim/requests`))).data;
   const fault = (sim: Sim, rule: object) =>
     fetch(`${sim.url}/_sim/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) });
   const sent = (requests: LoggedRequest[], marker: string) => requests.find((r) => JSON.stringify(r.body.messages).includes(marker));
@@ -74,7 +75,11 @@ export function routingSuite(start: (env: Record<string, string>) => Promise<Sta
     expect(viaBackup?.body.model).toBe('backup-opus');
 
     let text = '';
-    const stream = await client.chat.completions.create({ model: 'sigma-opus-4-7', messages: [{ role: 'user', content: 'route-three' }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'sigma-opus-4-7',
+      messages: [{ role: 'user', content: 'route-three' }],
+      stream: true,
+    });
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
     expect(text.length).toBeGreaterThan(0);
     expect(sent(await log(backup), 'route-three')).toBeDefined();
@@ -91,10 +96,13 @@ export function routingSuite(start: (env: Record<string, string>) => Promise<Sta
       body: JSON.stringify({ model: 'sigma-opus-4-7', messages: [{ role: 'user', content: 'route-four' }] }),
     });
     expect([502, 503]).toContain(res.status);
-    const body = await res.json();
+    const body = await json(res);
     expect(body.error.message).toContain('backup broken');
     expect(body.error.type).toBeDefined();
-    const account = await eventually(() => admin.account(accountId), (a) => a.reserved_usd === 0);
+    const account = await eventually(
+      () => admin.account(accountId),
+      (a) => a.reserved_usd === 0,
+    );
     expect(account.balance_usd).toBe(2);
     expect(await admin.usage(accountId)).toEqual([]);
   });

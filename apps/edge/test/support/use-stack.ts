@@ -16,3 +16,9 @@ export function useStack(start: () => Promise<Stack>, ready: (stack: Stack) => v
 
 /** The official OpenAI client on a deployment (no retries: every answer is the gateway's own). */
 export const openaiFor = (stack: Stack, apiKey = stack.apiKey, baseURL = stack.baseURL) => new OpenAI({ baseURL, apiKey, maxRetries: 0 });
+
+// Response bodies are checked field by field by the tests; their static type is deliberately loose.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Loose = any;
+/** A response's JSON body, for field-by-field assertions. */
+export const json = (res: Response): Promise<Loose> => res.json();

@@ -1,7 +1,7 @@
 /**
  * An Anthropic request seen as the chat prompt the shared generator answers (openai-chat-answer.ts),
  * so the same conversation gets the same answer and the same token counts on both protocols:
- * `system` → a leading system message, tool_use → tool_calls, tool_result → tool messages, images →
+ * `system` → a leading system message (system turns stay in place), tool_use → tool_calls, tool_result → tool messages, images →
  * image parts, text documents → text. Thinking blocks are not part of the prompt.
  */
 import type {
@@ -23,6 +23,10 @@ export function promptMessages(req: Prompt): ChatMessage[] {
   for (const m of req.messages) {
     if (typeof m.content === 'string') {
       out.push({ role: m.role, content: m.content });
+      continue;
+    }
+    if (m.role === 'system') {
+      out.push({ role: 'system', content: m.content.flatMap(blockParts).filter((p) => p.type === 'text') });
       continue;
     }
     if (m.role === 'assistant') {

@@ -68,8 +68,7 @@ export class FaultRules {
     if (this.rules.length === 0) return undefined; // the hot path when no faults are set
     const index = this.rules.findIndex(
       (r) =>
-        (r.match?.model === undefined || r.match.model === request.model) &&
-        (r.match?.path === undefined || r.match.path === request.path),
+        (r.match?.model === undefined || r.match.model === request.model) && (r.match?.path === undefined || r.match.path === request.path),
     );
     if (index < 0) return undefined;
     const rule = this.rules[index];

@@ -58,7 +58,7 @@ export function parseGeminiRequest(model: string, body: unknown): GeminiSimReque
         const res = object(p.functionResponse, `contents[${i}].parts.function_response`);
         const name = String(res.name ?? '');
         const id = pendingCalls.get(name)?.shift() ?? `call_unmatched_${name}`;
-        messages.push({ role: 'tool', tool_call_id: id, content: JSON.stringify(res.response ?? {}) });
+        messages.push({ role: 'tool', tool_call_id: id, content: resultText(res.response) });
       } else if (typeof p.text === 'string') blocks.push({ type: 'text', text: p.text });
       else if (p.inlineData || p.fileData) blocks.push({ type: 'image_url', image_url: { url: mediaUrl(p) } });
     }
@@ -169,4 +169,14 @@ function optionalNumber(v: unknown, where: string): number | undefined {
 
 function invalid(message: string) {
   return errors.invalidRequest(message);
+}
+
+/**
+ * A functionResponse as the model reads it: `{output: "..."}` — the key Gemini documents for a
+ * plain result — is that text; any other object is its JSON.
+ */
+function resultText(response: unknown): string {
+  const keys = response && typeof response === 'object' ? Object.keys(response) : [];
+  const output = (response as { output?: unknown } | undefined)?.output;
+  return keys.length === 1 && typeof output === 'string' ? output : JSON.stringify(response ?? {});
 }

@@ -6,13 +6,12 @@
 import {
   countPromptTokens,
   countTextTokens,
-  errors,
   requestedMaxTokens,
   splitTextTokens,
   type ChatCompletionRequest,
-  type ChatMessage,
   type ChatUsage,
 } from '@unigate/contracts';
+import { planToolCall, quoteOf, toolResults } from '../shared/agent-turn';
 import { sampleFromSchema } from '../shared/json-sample';
 import { generateProse, proseWords } from '../shared/prose';
 import { SeededRandom, seedFrom, stableId } from '../shared/seeded-random';
@@ -28,8 +27,6 @@ export interface ChatAnswer {
   /** Seeds how a stream groups pieces into chunks. */
   seed: number;
 }
-
-const QUOTE_TOKENS = 12;
 
 /**
  * Models that think before answering: any model named like a reasoner, or any request that sets
@@ -60,9 +57,9 @@ export function answerChat(body: ChatCompletionRequest, opts: AnswerOptions = {}
   const reasoningTokens = reasoning?.length ?? 0;
   const base = { reasoning, seed };
 
-  const tool = chosenTool(body);
+  const tool = planToolCall(body, rng);
   if (tool) {
-    const args = JSON.stringify(sampleFromSchema(tool.parameters ?? { type: 'object' }, rng));
+    const args = JSON.stringify(tool.args);
     const nameTokens = countTextTokens(tool.name);
     const { pieces, capped } = cap(splitTextTokens(args), Math.max(0, budget - nameTokens));
     return {
@@ -87,25 +84,6 @@ export function answerChat(body: ChatCompletionRequest, opts: AnswerOptions = {}
   };
 }
 
-/** The tool the model calls, or null when it should answer in text. */
-function chosenTool(body: ChatCompletionRequest): { name: string; parameters?: Record<string, unknown> } | null {
-  const tools = body.tools ?? [];
-  if (tools.length === 0 || body.tool_choice === 'none') return null;
-  if (body.messages[body.messages.length - 1]?.role === 'tool') return null;
-  const choice = body.tool_choice;
-  if (choice && typeof choice === 'object') {
-    const named = tools.find((t) => t.function.name === choice.function.name);
-    if (!named) {
-      throw errors.invalidRequest(
-        `Invalid value for 'tool_choice': function '${choice.function.name}' is not among the tools.`,
-        'tool_choice',
-      );
-    }
-    return named.function;
-  }
-  return tools[0].function;
-}
-
 function answerText(body: ChatCompletionRequest, rng: SeededRandom): string {
   const format = body.response_format;
   if (format?.type === 'json_schema' && format.json_schema.schema) {
@@ -114,21 +92,9 @@ function answerText(body: ChatCompletionRequest, rng: SeededRandom): string {
   if (format?.type === 'json_object' || format?.type === 'json_schema') {
     return JSON.stringify({ answer: generateProse(rng, 8), confidence: rng.int(50, 99) / 100, topics: proseWords(rng, 2) });
   }
-  const last = body.messages[body.messages.length - 1];
-  const quote = last?.role === 'tool' ? `The tool returned: "${quoteOf(last)}". ` : '';
+  const results = toolResults(body.messages);
+  const quote = results.length > 0 ? `The tool returned: "${quoteOf(results)}". ` : '';
   return quote + generateProse(rng, rng.int(20, 60));
-}
-
-/** The first few tokens of a tool result, whitespace collapsed. */
-function quoteOf(message: ChatMessage): string {
-  const content = message.content;
-  const text =
-    typeof content === 'string'
-      ? content
-      : Array.isArray(content)
-        ? content.map((b) => (b.type === 'text' ? b.text : '')).join(' ')
-        : '';
-  return splitTextTokens(text.replace(/\s+/g, ' ').trim()).slice(0, QUOTE_TOKENS).join('');
 }
 
 function firstStop(text: string, stop: ChatCompletionRequest['stop']): number {

@@ -7,7 +7,13 @@ describe('sampleFromSchema', () => {
   it('fills required properties only, with values of the right type', () => {
     const v = sample({
       type: 'object',
-      properties: { city: { type: 'string' }, days: { type: 'integer' }, temp: { type: 'number' }, ok: { type: 'boolean' }, extra: { type: 'string' } },
+      properties: {
+        city: { type: 'string' },
+        days: { type: 'integer' },
+        temp: { type: 'number' },
+        ok: { type: 'boolean' },
+        extra: { type: 'string' },
+      },
       required: ['city', 'days', 'temp', 'ok'],
     }) as Record<string, unknown>;
     expect(Object.keys(v)).toEqual(['city', 'days', 'temp', 'ok']);
@@ -18,7 +24,10 @@ describe('sampleFromSchema', () => {
   });
 
   it('fills every property when none are listed as required', () => {
-    expect(Object.keys(sample({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'null' } } }) as object)).toEqual(['a', 'b']);
+    expect(Object.keys(sample({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'null' } } }) as object)).toEqual([
+      'a',
+      'b',
+    ]);
   });
 
   it('honours enum, const, ranges, lengths, formats and item counts', () => {
@@ -52,7 +61,12 @@ describe('sampleFromSchema', () => {
       properties: {
         owner: { $ref: '#/$defs/person' },
         maybe: { anyOf: [{ type: 'null' }, { type: 'integer' }] },
-        merged: { allOf: [{ properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { b: { type: 'boolean' } }, required: ['b'] }] },
+        merged: {
+          allOf: [
+            { properties: { a: { type: 'string' } }, required: ['a'] },
+            { properties: { b: { type: 'boolean' } }, required: ['b'] },
+          ],
+        },
         nullable: { type: ['null', 'string'] },
       },
       $defs: { person: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
@@ -64,7 +78,10 @@ describe('sampleFromSchema', () => {
   });
 
   it('stops recursing on self-referencing schemas', () => {
-    const tree = { $defs: { node: { type: 'object', properties: { child: { $ref: '#/$defs/node' } }, required: ['child'] } }, $ref: '#/$defs/node' };
+    const tree = {
+      $defs: { node: { type: 'object', properties: { child: { $ref: '#/$defs/node' } }, required: ['child'] } },
+      $ref: '#/$defs/node',
+    };
     expect(JSON.stringify(sample(tree))).toMatch(/^\{"child":\{"child":/);
   });
 

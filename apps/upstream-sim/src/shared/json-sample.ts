@@ -97,7 +97,7 @@ function mergeAll(parts: Schema[], root: Schema): Schema {
 }
 
 function typeOf(s: Schema): string | undefined {
-  const t = Array.isArray(s.type) ? (s.type as string[]).find((x) => x !== 'null') ?? 'null' : s.type;
+  const t = Array.isArray(s.type) ? ((s.type as string[]).find((x) => x !== 'null') ?? 'null') : s.type;
   if (typeof t === 'string') return t;
   if (s.properties) return 'object';
   if (s.items) return 'array';
@@ -122,7 +122,8 @@ function sampleArray(s: Schema, root: Schema, rng: SeededRandom, name: string, d
 
 function sampleNumber(s: Schema, rng: SeededRandom, integer: boolean): number {
   const lo = typeof s.minimum === 'number' ? s.minimum : typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : 1;
-  const hi = typeof s.maximum === 'number' ? s.maximum : typeof s.exclusiveMaximum === 'number' ? s.exclusiveMaximum - 1 : Math.max(lo, 100);
+  const hi =
+    typeof s.maximum === 'number' ? s.maximum : typeof s.exclusiveMaximum === 'number' ? s.exclusiveMaximum - 1 : Math.max(lo, 100);
   if (integer) return rng.int(Math.ceil(lo), Math.max(Math.ceil(lo), Math.floor(hi)));
   return Math.round((lo + rng.next() * (hi - lo)) * 100) / 100;
 }

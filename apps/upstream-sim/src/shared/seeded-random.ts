@@ -6,7 +6,10 @@ import { createHash } from 'node:crypto';
 
 /** A 32-bit seed from any JSON-serialisable value (sha1 is native and fast on large prompts). */
 export function seedFrom(value: unknown): number {
-  return createHash('sha1').update(JSON.stringify(value) ?? '').digest().readUInt32LE(0);
+  return createHash('sha1')
+    .update(JSON.stringify(value) ?? '')
+    .digest()
+    .readUInt32LE(0);
 }
 
 /** A short stable hex id from a seed, e.g. for tool-call ids. */

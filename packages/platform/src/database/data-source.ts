@@ -58,12 +58,23 @@ export async function createDataSource(opts: CreateDataSourceOptions): Promise<D
       await ds.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
       const ran = await ds.runMigrations({ transaction: 'each' });
       if (ran.length > 0) opts.logger?.info({ schema: opts.schema, migrations: ran.map((m) => m.name) }, 'migrations applied');
+      await analyzeSchema(ds, opts.schema);
     } catch (err) {
       if (ds.isInitialized) await ds.destroy().catch(() => undefined);
       throw err;
     }
   });
   return ds;
+}
+
+/**
+ * Planner statistics for the schema's tables, so the first plans are made on real numbers rather
+ * than an empty table's guesses (a plan made on an empty table once degraded settlement over time).
+ * The embedded store has no autovacuum daemon: this is its only ANALYZE at start.
+ */
+export async function analyzeSchema(ds: DataSource, schema: string): Promise<void> {
+  const tables: Array<{ name: string }> = await ds.query(`SELECT tablename AS name FROM pg_tables WHERE schemaname = $1`, [schema]);
+  for (const t of tables) await ds.query(`ANALYZE "${schema}"."${t.name.replace(/"/g, '""')}"`);
 }
 
 async function withMigrationLock(url: string, name: string, fn: () => Promise<void>): Promise<void> {

@@ -37,7 +37,22 @@ export interface KafkaEventBusOptions {
   /** The longest a fetch waits for data; the mock broker never answers a waiting fetch early. */
   maxWaitTimeMs?: number;
   retryBackoff?: BackoffOptions;
+  /**
+   * Publish in batches: a message waits at most this long (ms) for others to share its produce
+   * request (one round trip, one acknowledgement for all). 0 (default) sends each at once.
+   */
+  lingerMs?: number;
 }
+
+interface Pending {
+  topic: string;
+  message: { key: string; value: string; headers: IHeaders };
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+/** Messages per produce request at most, when lingering. */
+const MAX_LINGER_BATCH = 1000;
 
 export interface BusEvent {
   payload: unknown;
@@ -71,6 +86,9 @@ export class KafkaEventBus implements EventBus {
   private producerConnected = false;
   private connecting?: Promise<void>;
   private closed = false;
+  private pending: Pending[] = [];
+  private lingerTimer?: NodeJS.Timeout;
+  private inFlight = new Set<Promise<void>>();
 
   constructor(private readonly opts: KafkaEventBusOptions) {
     this.kafka = new Kafka({
@@ -108,19 +126,49 @@ export class KafkaEventBus implements EventBus {
   async checkReady(): Promise<void> {
     if (this.closed) throw new Error('kafka: closed');
     // A publish-only process (chat) connects lazily; readiness is where it should connect first.
-    if (!this.producerConnected) await this.connect().catch((err: unknown) => Promise.reject(new Error(`kafka: producer not connected (${String(err)})`)));
+    if (!this.producerConnected)
+      await this.connect().catch((err: unknown) => Promise.reject(new Error(`kafka: producer not connected (${String(err)})`)));
     if (!this.producerConnected) throw new Error('kafka: producer not connected');
     const lagging = this.subscriptions.filter((s) => !s.joined || s.crashed).length;
     if (lagging > 0) throw new Error(`kafka: ${lagging} consumer(s) not in their group`);
   }
 
+  /** Resolves once every in-sync replica acknowledged the message (acks = all). */
   async publish(topic: string, key: string, payload: object, headers?: Record<string, string>): Promise<void> {
-    await this.connect();
-    await this.producer.send({
-      topic: this.name(topic),
-      acks: -1,
-      messages: [{ key, value: JSON.stringify(payload), headers: withTraceHeaders(headers) }],
+    const message = { key, value: JSON.stringify(payload), headers: withTraceHeaders(headers) };
+    if (!this.opts.lingerMs) {
+      await this.connect();
+      await this.producer.send({ topic: this.name(topic), acks: -1, messages: [message] });
+      return;
+    }
+    if (this.closed) throw new Error('KafkaEventBus is closed');
+    return new Promise((resolve, reject) => {
+      this.pending.push({ topic: this.name(topic), message, resolve, reject });
+      if (this.pending.length >= MAX_LINGER_BATCH) this.flush();
+      else this.lingerTimer ??= setTimeout(() => this.flush(), this.opts.lingerMs);
     });
+  }
+
+  /** Sends what waits to be published, in one produce request per flush. */
+  private flush(): void {
+    clearTimeout(this.lingerTimer);
+    this.lingerTimer = undefined;
+    const batch = this.pending.splice(0);
+    if (batch.length === 0) return;
+    const byTopic = new Map<string, Pending['message'][]>();
+    for (const p of batch) {
+      const messages = byTopic.get(p.topic);
+      if (messages) messages.push(p.message);
+      else byTopic.set(p.topic, [p.message]);
+    }
+    const sent = this.connect()
+      .then(() => this.producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) }))
+      .then(
+        () => batch.forEach((p) => p.resolve()),
+        (err: unknown) => batch.forEach((p) => p.reject(err)),
+      );
+    this.inFlight.add(sent);
+    void sent.finally(() => this.inFlight.delete(sent));
   }
 
   async subscribe(topic: string, groupId: string, handler: EventHandler): Promise<void> {
@@ -133,7 +181,11 @@ export class KafkaEventBus implements EventBus {
     await this.consume(topic, groupId, (sub, p) => this.processSlices(sub, topic, handler, maxBatch, p));
   }
 
-  private async consume(topic: string, groupId: string, eachBatch: (sub: Subscription, p: EachBatchPayload) => Promise<void>): Promise<void> {
+  private async consume(
+    topic: string,
+    groupId: string,
+    eachBatch: (sub: Subscription, p: EachBatchPayload) => Promise<void>,
+  ): Promise<void> {
     if (this.closed) throw new Error('KafkaEventBus is closed');
     const consumer = this.kafka.consumer({
       groupId: this.name(groupId),
@@ -162,7 +214,13 @@ export class KafkaEventBus implements EventBus {
     });
   }
 
-  private async processSlices(sub: Subscription, topic: string, handler: BatchEventHandler, maxBatch: number, p: EachBatchPayload): Promise<void> {
+  private async processSlices(
+    sub: Subscription,
+    topic: string,
+    handler: BatchEventHandler,
+    maxBatch: number,
+    p: EachBatchPayload,
+  ): Promise<void> {
     const { batch } = p;
     for (let i = 0; i < batch.messages.length; i += maxBatch) {
       if (!p.isRunning() || p.isStale()) return;
@@ -181,7 +239,13 @@ export class KafkaEventBus implements EventBus {
    * handleOne for a slice. Each event still gets its own CONSUMER span, a child of the context its
    * publisher sent, so every request's trace shows its settlement; the handler runs in the first one's.
    */
-  private async handleSlice(sub: Subscription, topic: string, handler: BatchEventHandler, partition: number, slice: KafkaMessage[]): Promise<number> {
+  private async handleSlice(
+    sub: Subscription,
+    topic: string,
+    handler: BatchEventHandler,
+    partition: number,
+    slice: KafkaMessage[],
+  ): Promise<number> {
     const failureKey = `${topic}:${partition}`;
     const events: BusEvent[] = [];
     const spans: Span[] = [];
@@ -208,7 +272,10 @@ export class KafkaEventBus implements EventBus {
       const prev = sub.failures.get(failureKey);
       const attempts = prev?.offset === slice[0].offset ? prev.attempts + 1 : 1;
       sub.failures.set(failureKey, { offset: slice[0].offset, attempts });
-      this.opts.logger.warn({ err, topic, partition, offset: slice[0].offset, events: events.length, attempts }, 'batch handler failed; will redeliver');
+      this.opts.logger.warn(
+        { err, topic, partition, offset: slice[0].offset, events: events.length, attempts },
+        'batch handler failed; will redeliver',
+      );
       return attempts;
     } finally {
       for (const span of spans) span.end();
@@ -262,15 +329,21 @@ export class KafkaEventBus implements EventBus {
     const tp = [{ topic: physicalTopic, partitions: [partition] }];
     sub.consumer.pause(tp);
     sub.consumer.seek({ topic: physicalTopic, partition, offset });
-    const timer = setTimeout(() => {
-      sub.timers.delete(timer);
-      if (!this.closed) sub.consumer.resume(tp);
-    }, backoffMs(attempts, this.opts.retryBackoff));
+    const timer = setTimeout(
+      () => {
+        sub.timers.delete(timer);
+        if (!this.closed) sub.consumer.resume(tp);
+      },
+      backoffMs(attempts, this.opts.retryBackoff),
+    );
     sub.timers.add(timer);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
+    // What waits to be published goes out first (SIGTERM loses nothing).
+    this.flush();
+    await Promise.allSettled([...this.inFlight]);
     this.closed = true;
     for (const sub of this.subscriptions) for (const t of sub.timers) clearTimeout(t);
     // Consumers first: a clean leave commits what was processed and hands partitions over at once.
@@ -289,7 +362,11 @@ export class KafkaEventBus implements EventBus {
 
 /** The CONSUMER span of one event handled in a batch: a child of the context its publisher sent. */
 function consumerSpan(topic: string, headers: Record<string, string>, batchSize: number): Span {
-  const attributes = { 'messaging.destination.name': topic, 'messaging.operation.type': 'process', 'messaging.batch.message_count': batchSize };
+  const attributes = {
+    'messaging.destination.name': topic,
+    'messaging.operation.type': 'process',
+    'messaging.batch.message_count': batchSize,
+  };
   return tracer.startSpan(`${topic} process`, { kind: SpanKind.CONSUMER, attributes }, propagation.extract(ROOT_CONTEXT, headers));
 }
 

@@ -2,13 +2,12 @@
  * GatewayError across gRPC: the server sends the typed error as JSON in the status details; the
  * client turns it back into the same GatewayError, so an error keeps its status/shape/code end to end.
  */
-import { status as GrpcStatus } from '@grpc/grpc-js';
-import { RpcException } from '@nestjs/microservices';
+import { status as GrpcStatus, type StatusObject } from '@grpc/grpc-js';
 import { GatewayError, type GatewayErrorInit } from '@unigate/contracts';
 
 const PREFIX = 'gateway-error:';
 
-function grpcCodeFor(httpStatus: number): number {
+function grpcCodeFor(httpStatus: number): GrpcStatus {
   if (httpStatus === 400) return GrpcStatus.INVALID_ARGUMENT;
   if (httpStatus === 401) return GrpcStatus.UNAUTHENTICATED;
   if (httpStatus === 402 || httpStatus === 429) return GrpcStatus.RESOURCE_EXHAUSTED;
@@ -19,18 +18,13 @@ function grpcCodeFor(httpStatus: number): number {
   return GrpcStatus.INTERNAL;
 }
 
-/** Server side: any thrown value → RpcException whose message carries the GatewayError. */
-export function toRpcException(err: unknown): RpcException {
-  if (err instanceof RpcException) return err;
-  const ge = GatewayError.is(err) ? err : null;
-  if (!ge) {
-    const message = err instanceof Error ? err.message : String(err);
-    return new RpcException({ code: GrpcStatus.INTERNAL, message });
-  }
-  return new RpcException({ code: grpcCodeFor(ge.status), message: PREFIX + JSON.stringify(ge.toJSON()) });
+/** Server side: any thrown value → the gRPC status that carries it (a GatewayError as JSON details). */
+export function toGrpcStatus(err: unknown): Pick<StatusObject, 'code' | 'details'> {
+  if (!GatewayError.is(err)) return { code: GrpcStatus.INTERNAL, details: err instanceof Error ? err.message : String(err) };
+  return { code: grpcCodeFor(err.status), details: PREFIX + JSON.stringify(err.toJSON()) };
 }
 
-/** Client side: a gRPC error → the GatewayError it carried, or a 502/503 for transport failures. */
+/** Client side: a gRPC error → the GatewayError it carried, or a 503 for transport failures. */
 export function fromGrpcError(err: unknown): Error {
   if (GatewayError.is(err)) return err;
   const e = err as { code?: number; details?: string; message?: string };

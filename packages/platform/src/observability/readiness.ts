@@ -3,12 +3,19 @@ export type ReadinessCheck = () => Promise<void>;
 
 export class Readiness {
   private readonly checks = new Map<string, ReadinessCheck>();
+  private draining = false;
+
+  /** Shutdown has begun: not ready from now on, so load balancers stop sending before we stop answering. */
+  drain(): void {
+    this.draining = true;
+  }
 
   add(name: string, check: ReadinessCheck): void {
     this.checks.set(name, check);
   }
 
   async report(): Promise<{ ok: boolean; checks: Record<string, string> }> {
+    if (this.draining) return { ok: false, checks: { shutdown: 'draining' } };
     const entries = await Promise.all(
       [...this.checks].map(async ([name, check]) => {
         try {

@@ -3,11 +3,12 @@
  * call. Must start before the instrumented libraries are loaded, hence the separate
  * `@unigate/platform/telemetry-register` entry that every main.ts imports first.
  *
- * Spans are exported over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set; without it trace context is
- * still created and propagated (log lines carry trace ids), but nothing is exported.
+ * Off unless someone collects the traces: the SDK and its instrumentations are loaded only when an
+ * exporter is configured (OTEL_EXPORTER_OTLP_ENDPOINT, or OTEL_TRACES_EXPORTER other than `none`).
+ * Without them nothing is patched and log lines carry no trace ids. Sampling follows the standard
+ * OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG variables (default: parentbased_always_on).
  */
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import { getNodeAutoInstrumentations } from '@opentelemetry/auto-instrumentations-node';
+import type { NodeSDK } from '@opentelemetry/sdk-node';
 
 let sdk: NodeSDK | undefined;
 
@@ -20,14 +21,25 @@ const ENABLED = [
   '@opentelemetry/instrumentation-ioredis',
 ];
 
+/** Whether traces are exported anywhere; without an exporter, tracing is not started at all. */
+export function tracingConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.OTEL_SDK_DISABLED === 'true') return false;
+  const exporter = env.OTEL_TRACES_EXPORTER?.trim();
+  if (exporter) return exporter !== 'none';
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
+}
+
 export function startTelemetry(serviceName: string): void {
-  if (sdk || process.env.OTEL_SDK_DISABLED === 'true') return;
+  if (sdk || !tracingConfigured()) return;
   process.env.OTEL_SERVICE_NAME ??= `unigate-${serviceName}`;
-  if (!process.env.OTEL_EXPORTER_OTLP_ENDPOINT && !process.env.OTEL_TRACES_EXPORTER) {
-    process.env.OTEL_TRACES_EXPORTER = 'none';
-  }
   process.env.OTEL_METRICS_EXPORTER ??= 'none';
   process.env.OTEL_LOGS_EXPORTER ??= 'none';
+  // Loaded here, not at the top: a process without an exporter never pays for the SDK.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { NodeSDK: Sdk } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
+  const { getNodeAutoInstrumentations } =
+    require('@opentelemetry/auto-instrumentations-node') as typeof import('@opentelemetry/auto-instrumentations-node');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const instrumentations = getNodeAutoInstrumentations(
     Object.fromEntries(
       [
@@ -40,7 +52,7 @@ export function startTelemetry(serviceName: string): void {
       ].map((n) => [n, { enabled: false }]),
     ),
   ).filter((i) => ENABLED.includes(i.instrumentationName));
-  sdk = new NodeSDK({ instrumentations });
+  sdk = new Sdk({ instrumentations });
   sdk.start();
 }
 

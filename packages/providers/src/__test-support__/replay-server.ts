@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { Channel } from '@unigate/contracts';
+import { HttpClient } from '../http/http-client';
 
 export interface RecordedRequest {
   method: string;
@@ -39,7 +41,9 @@ export interface ReplayServer {
 }
 
 export function fixtureChunks(dir: string, name: string): string[] {
-  return readFileSync(join(dir, '__fixtures__', `${name}.chunks.txt`), 'utf8').split('\n').filter((l) => l.trim() !== '');
+  return readFileSync(join(dir, '__fixtures__', `${name}.chunks.txt`), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
 }
 
 export function fixtureJson(dir: string, name: string): unknown {
@@ -95,4 +99,35 @@ async function answer(res: ServerResponse, r: Reply): Promise<void> {
 
 function write(res: ServerResponse, text: string): Promise<void> {
   return new Promise((resolve) => (text ? res.write(text, () => setImmediate(resolve)) : resolve()));
+}
+
+export interface ReplayUpstream<T> {
+  server: ReplayServer;
+  http: HttpClient;
+  /** The adapter or client under test, on `http`. */
+  client: T;
+  /** A fresh channel to the replay server for every test. */
+  channel: Channel;
+}
+
+/**
+ * Registers the jest hooks of an adapter spec: one replay server and HTTP client for the file, and
+ * per test an empty request log and a fresh channel pointing at the server.
+ */
+export function useReplayUpstream<T>(makeClient: (http: HttpClient) => T, makeChannel: (serverUrl: string) => Channel): ReplayUpstream<T> {
+  const up = {} as ReplayUpstream<T>;
+  beforeAll(async () => {
+    up.server = await startReplayServer();
+    up.http = new HttpClient();
+    up.client = makeClient(up.http);
+  });
+  afterAll(async () => {
+    await up.http.close();
+    await up.server.close();
+  });
+  beforeEach(() => {
+    up.server.requests.length = 0;
+    up.channel = makeChannel(up.server.url);
+  });
+  return up;
 }

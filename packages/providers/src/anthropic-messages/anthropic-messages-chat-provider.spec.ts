@@ -62,7 +62,7 @@ describe('AnthropicMessagesChatProvider', () => {
         function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
       },
     ];
-    const res = await provider.complete(channel(), request({ tools, stream: true }));
+    const { value: res } = await provider.complete(channel(), request({ tools, stream: true }));
     expect(server.requests[0].url).toBe('/v1/messages');
     expect(server.requests[0].body).toEqual({
       model: 'claude-sonnet-4-6',

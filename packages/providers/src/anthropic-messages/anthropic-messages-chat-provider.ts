@@ -4,6 +4,7 @@
  * event stream translated back. Nothing here knows either format's details.
  */
 import type { Channel, ChatCompletionChunk, ChatCompletionRequest, ChatCompletionResponse } from '@unigate/contracts';
+import type { Measured, MeasuredStream } from '../adapter';
 import {
   anthropicToChatResponse,
   AnthropicToChatStream,
@@ -11,6 +12,7 @@ import {
   DEFAULT_ANTHROPIC_MAX_TOKENS,
 } from '../translate/openai-chat__anthropic-messages';
 import type { ChatProvider } from '../types';
+import { measureChatResponse, measureChatStream } from '../usage/chat-usage';
 import type { AnthropicMessagesClient } from './anthropic-messages-client';
 
 export interface AnthropicChatProviderOptions {
@@ -31,21 +33,25 @@ export class AnthropicMessagesChatProvider implements ChatProvider {
     this.defaultMaxTokens = opts.defaultMaxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS;
   }
 
-  async complete(channel: Channel, body: ChatCompletionRequest, signal?: AbortSignal): Promise<ChatCompletionResponse> {
+  async complete(channel: Channel, body: ChatCompletionRequest, signal?: AbortSignal): Promise<Measured<ChatCompletionResponse>> {
     const { body: req, jsonTool } = chatToAnthropicRequest(body, {
       model: channel.upstream_model,
       defaultMaxTokens: this.defaultMaxTokens,
     });
     const message = await this.client.create(channel, req, signal);
-    return anthropicToChatResponse(message, { model: body.model, jsonTool });
+    return measureChatResponse(anthropicToChatResponse(message, { model: body.model, jsonTool }), body);
   }
 
-  async *stream(channel: Channel, body: ChatCompletionRequest, signal?: AbortSignal): AsyncGenerator<ChatCompletionChunk> {
+  stream(channel: Channel, body: ChatCompletionRequest, signal?: AbortSignal): MeasuredStream<ChatCompletionChunk> {
     const { body: req, jsonTool } = chatToAnthropicRequest(body, {
       model: channel.upstream_model,
       defaultMaxTokens: this.defaultMaxTokens,
     });
-    const translator = new AnthropicToChatStream({ model: body.model, jsonTool });
-    for await (const event of this.client.stream(channel, req, signal)) yield* translator.push(event);
+    const client = this.client;
+    async function* chunks() {
+      const translator = new AnthropicToChatStream({ model: body.model, jsonTool });
+      for await (const event of client.stream(channel, req, signal)) yield* translator.push(event);
+    }
+    return measureChatStream(chunks(), body);
   }
 }

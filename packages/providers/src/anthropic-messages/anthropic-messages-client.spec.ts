@@ -1,39 +1,24 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GatewayError, type AnthropicMessagesRequest, type AnthropicStreamEvent, type Channel } from '@unigate/contracts';
-import { fixtureJson, startReplayServer, type ReplayServer } from '../__test-support__/replay-server';
-import { HttpClient } from '../http/http-client';
+import { fixtureJson, useReplayUpstream } from '../__test-support__/replay-server';
 import { AnthropicMessagesClient } from './anthropic-messages-client';
-
-let server: ReplayServer;
-let http: HttpClient;
-let client: AnthropicMessagesClient;
-let channel: Channel;
 
 const json = (name: string) => fixtureJson(__dirname, name);
 const sse = (name: string) => readFileSync(join(__dirname, '__fixtures__', `${name}.sse.txt`), 'utf8');
 
-beforeAll(async () => {
-  server = await startReplayServer();
-  http = new HttpClient();
-  client = new AnthropicMessagesClient(http);
-});
-afterAll(async () => {
-  await http.close();
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-  channel = {
+const up = useReplayUpstream(
+  (http) => new AnthropicMessagesClient(http),
+  (url): Channel => ({
     id: 'sigma',
     protocol: 'anthropic-messages',
-    base_url: `${server.url}/`,
+    base_url: `${url}/`,
     api_key: 'sk-ant-upstream',
     upstream_model: 'claude-sonnet-4-6',
     priority: 0,
     weight: 1,
-  };
-});
+  }),
+);
 
 const request = (extra: Partial<AnthropicMessagesRequest> = {}): AnthropicMessagesRequest => ({
   model: 'sigma-sonnet-4-6',
@@ -54,11 +39,11 @@ async function collect(it: AsyncIterable<AnthropicStreamEvent>): Promise<{ event
 
 describe('AnthropicMessagesClient.create', () => {
   it('posts to /v1/messages with x-api-key, anthropic-version and the channel model', async () => {
-    server.reply({ json: json('message') });
-    const msg = await client.create(channel, request({ stream: true, metadata: { user_id: 'u' } }), undefined, {
+    up.server.reply({ json: json('message') });
+    const msg = await up.client.create(up.channel, request({ stream: true, metadata: { user_id: 'u' } }), undefined, {
       beta: 'prompt-caching-2024-07-31',
     });
-    const sent = server.requests[0];
+    const sent = up.server.requests[0];
     expect(sent.url).toBe('/v1/messages');
     expect(sent.headers).toMatchObject({
       'x-api-key': 'sk-ant-upstream',
@@ -79,30 +64,34 @@ describe('AnthropicMessagesClient.create', () => {
   });
 
   it('sends no key header when the channel has none', async () => {
-    server.reply({ json: json('tool-use') });
-    await client.create({ ...channel, api_key: '' }, request());
-    expect(server.requests[0].headers['x-api-key']).toBeUndefined();
+    up.server.reply({ json: json('tool-use') });
+    await up.client.create({ ...up.channel, api_key: '' }, request());
+    expect(up.server.requests[0].headers['x-api-key']).toBeUndefined();
   });
 
   it('keeps a 400 a 400 with the upstream message and error type', async () => {
-    server.reply({ status: 400, json: json('error-400') });
-    const err = await client.create(channel, request()).catch((e) => e);
+    up.server.reply({ status: 400, json: json('error-400') });
+    const err = await up.client.create(up.channel, request()).catch((e) => e);
     expect(err).toBeInstanceOf(GatewayError);
     expect(err).toMatchObject({ status: 400, code: 'invalid_request_error', type: 'invalid_request_error', retryable: false });
     expect(err.message).toMatch(/unexpected tool_use_id/);
   });
 
   it('makes 429, 529 and 5xx retryable upstream errors', async () => {
-    server.reply({ status: 429, json: json('error-429') });
-    expect(await client.create(channel, request()).catch((e) => e)).toMatchObject({
+    up.server.reply({ status: 429, json: json('error-429') });
+    expect(await up.client.create(up.channel, request()).catch((e) => e)).toMatchObject({
       status: 502,
       retryable: true,
       message: expect.stringMatching(/rate limit/),
     });
-    server.reply({ status: 529, json: json('error-529') });
-    expect(await client.create(channel, request()).catch((e) => e)).toMatchObject({ status: 503, retryable: true, message: 'Overloaded' });
-    server.reply({ status: 500, raw: 'upstream exploded', contentType: 'text/plain' });
-    expect(await client.create(channel, request()).catch((e) => e)).toMatchObject({
+    up.server.reply({ status: 529, json: json('error-529') });
+    expect(await up.client.create(up.channel, request()).catch((e) => e)).toMatchObject({
+      status: 503,
+      retryable: true,
+      message: 'Overloaded',
+    });
+    up.server.reply({ status: 500, raw: 'upstream exploded', contentType: 'text/plain' });
+    expect(await up.client.create(up.channel, request()).catch((e) => e)).toMatchObject({
       status: 502,
       retryable: true,
       message: 'upstream exploded',
@@ -110,16 +99,16 @@ describe('AnthropicMessagesClient.create', () => {
   });
 
   it('hides the wording of a 401 and fails over', async () => {
-    server.reply({ status: 401, json: json('error-401') });
-    const err = await client.create(channel, request()).catch((e) => e);
+    up.server.reply({ status: 401, json: json('error-401') });
+    const err = await up.client.create(up.channel, request()).catch((e) => e);
     expect(err).toMatchObject({ status: 502, retryable: true });
     expect(err.message).not.toMatch(/x-api-key/);
   });
 
   it('rejects an invalid body and a refused connection as retryable upstream errors', async () => {
-    server.reply({ json: { id: 'x', type: 'message', content: 'nope' } });
-    expect(await client.create(channel, request()).catch((e) => e)).toMatchObject({ status: 502, retryable: true });
-    expect(await client.create({ ...channel, base_url: 'http://127.0.0.1:1' }, request()).catch((e) => e)).toMatchObject({
+    up.server.reply({ json: { id: 'x', type: 'message', content: 'nope' } });
+    expect(await up.client.create(up.channel, request()).catch((e) => e)).toMatchObject({ status: 502, retryable: true });
+    expect(await up.client.create({ ...up.channel, base_url: 'http://127.0.0.1:1' }, request()).catch((e) => e)).toMatchObject({
       status: 502,
       retryable: true,
     });
@@ -128,21 +117,25 @@ describe('AnthropicMessagesClient.create', () => {
 
 describe('AnthropicMessagesClient.countTokens', () => {
   it('posts the body without max_tokens to /v1/messages/count_tokens', async () => {
-    server.reply({ json: json('count-tokens') });
-    const res = await client.countTokens(channel, { model: 'sigma-sonnet-4-6', messages: [{ role: 'user', content: 'hi' }], system: 'S' });
+    up.server.reply({ json: json('count-tokens') });
+    const res = await up.client.countTokens(up.channel, {
+      model: 'sigma-sonnet-4-6',
+      messages: [{ role: 'user', content: 'hi' }],
+      system: 'S',
+    });
     expect(res).toEqual({ input_tokens: 2095 });
-    expect(server.requests[0].url).toBe('/v1/messages/count_tokens');
-    expect(server.requests[0].body).toEqual({ model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'hi' }], system: 'S' });
+    expect(up.server.requests[0].url).toBe('/v1/messages/count_tokens');
+    expect(up.server.requests[0].body).toEqual({ model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'hi' }], system: 'S' });
   });
 });
 
 describe('AnthropicMessagesClient.stream', () => {
   it('yields typed events through message_stop, pings included, unknown events and blocks skipped', async () => {
-    server.reply({ raw: sse('text') });
-    const { events, error } = await collect(client.stream(channel, request()));
+    up.server.reply({ raw: sse('text') });
+    const { events, error } = await collect(up.client.stream(up.channel, request()));
     expect(error).toBeUndefined();
-    expect(server.requests[0].headers.accept).toBe('text/event-stream');
-    expect(server.requests[0].body).toMatchObject({ model: 'claude-sonnet-4-6', stream: true });
+    expect(up.server.requests[0].headers.accept).toBe('text/event-stream');
+    expect(up.server.requests[0].body).toMatchObject({ model: 'claude-sonnet-4-6', stream: true });
     expect(events.map((e) => e.type)).toEqual([
       'message_start',
       'content_block_start',
@@ -163,34 +156,34 @@ describe('AnthropicMessagesClient.stream', () => {
   });
 
   it('fails non-retryably after yielding what came when the stream ends before message_stop', async () => {
-    server.reply({ raw: sse('cut') });
-    const ended = await collect(client.stream(channel, request()));
+    up.server.reply({ raw: sse('cut') });
+    const ended = await collect(up.client.stream(up.channel, request()));
     expect(ended.events).toHaveLength(5);
     expect(ended.error).toMatchObject({ status: 502, retryable: false, message: 'upstream stream ended unexpectedly' });
 
-    server.reply({ raw: sse('cut'), cut: true });
-    const cut = await collect(client.stream(channel, request()));
+    up.server.reply({ raw: sse('cut'), cut: true });
+    const cut = await collect(up.client.stream(up.channel, request()));
     expect(cut.events).toHaveLength(5);
     expect(cut.error).toMatchObject({ status: 502, retryable: false });
   });
 
   it('is retryable when nothing came before the cut', async () => {
-    server.reply({ raw: '', cut: true });
-    expect((await collect(client.stream(channel, request()))).error).toMatchObject({ status: 502, retryable: true });
+    up.server.reply({ raw: '', cut: true });
+    expect((await collect(up.client.stream(up.channel, request()))).error).toMatchObject({ status: 502, retryable: true });
   });
 
   it('throws an error event with its message; overloaded becomes 503', async () => {
-    server.reply({ raw: sse('overloaded') });
-    const { events, error } = await collect(client.stream(channel, request()));
+    up.server.reply({ raw: sse('overloaded') });
+    const { events, error } = await collect(up.client.stream(up.channel, request()));
     expect(events).toHaveLength(1);
     expect(error).toMatchObject({ status: 503, retryable: false, message: 'Overloaded' });
   });
 
   it('rejects an HTTP error before the stream and an event that breaks the schema', async () => {
-    server.reply({ status: 529, json: json('error-529') });
-    expect((await collect(client.stream(channel, request()))).error).toMatchObject({ status: 503, retryable: true });
-    server.reply({ raw: 'event: message_start\ndata: {"type":"message_start","message":{"id":1}}\n\n' });
-    expect((await collect(client.stream(channel, request()))).error).toMatchObject({
+    up.server.reply({ status: 529, json: json('error-529') });
+    expect((await collect(up.client.stream(up.channel, request()))).error).toMatchObject({ status: 503, retryable: true });
+    up.server.reply({ raw: 'event: message_start\ndata: {"type":"message_start","message":{"id":1}}\n\n' });
+    expect((await collect(up.client.stream(up.channel, request()))).error).toMatchObject({
       status: 502,
       retryable: true,
       message: expect.stringMatching(/invalid message_start/),
@@ -198,12 +191,12 @@ describe('AnthropicMessagesClient.stream', () => {
   });
 
   it('rethrows the abort reason when the caller aborts mid-stream', async () => {
-    server.reply({ raw: sse('cut'), keepOpen: true });
+    up.server.reply({ raw: sse('cut'), keepOpen: true });
     const abort = new AbortController();
     const reason = new Error('client closed');
     const seen: AnthropicStreamEvent[] = [];
     const err = await (async () => {
-      for await (const e of client.stream(channel, request(), abort.signal)) {
+      for await (const e of up.client.stream(up.channel, request(), abort.signal)) {
         seen.push(e);
         if (seen.length === 2) abort.abort(reason);
       }

@@ -13,7 +13,6 @@ import {
   anthropicCountTokensResponseSchema,
   anthropicMessageSchema,
   anthropicStreamEventSchema,
-  errors,
   type AnthropicCountTokensRequest,
   type AnthropicCountTokensResponse,
   type AnthropicMessage,
@@ -23,10 +22,9 @@ import {
 } from '@unigate/contracts';
 import type { HttpClient, HttpResponse } from '../http/http-client';
 import { postUpstream } from '../http/post-upstream';
-import { parseJson, readJsonBody } from '../http/read-json-body';
-import { streamFailure } from '../http/transport-errors';
-import { readSse } from '../sse/sse-reader';
-import { anthropicHttpError, anthropicStreamError } from './anthropic-messages-errors';
+import { readJsonBody } from '../http/read-json-body';
+import { readUpstreamStream, type UpstreamStreamFormat } from '../sse/upstream-stream';
+import { anthropicErrorPolicy } from './anthropic-messages-errors';
 import { anthropicHeaders, messagesUrl, toUpstreamBody, type AnthropicHeaderOptions } from './anthropic-messages-request';
 
 const EVENT_TYPES = new Set([
@@ -41,6 +39,25 @@ const EVENT_TYPES = new Set([
 ]);
 const KNOWN_BLOCKS = new Set<string>(['text', 'thinking', 'redacted_thinking', 'tool_use', ...ANTHROPIC_PASSTHROUGH_BLOCK_TYPES]);
 const KNOWN_DELTAS = new Set(['text_delta', 'input_json_delta', 'thinking_delta', 'signature_delta', 'citations_delta']);
+
+type RawEvent = { type?: unknown; index?: unknown; content_block?: { type?: unknown }; delta?: { type?: unknown } } | null | undefined;
+
+const STREAM: UpstreamStreamFormat<AnthropicStreamEvent> = {
+  what: (json) => (typeof (json as RawEvent)?.type === 'string' ? `${String((json as { type: string }).type)} event` : 'stream event'),
+  schema: anthropicStreamEventSchema,
+  errorPolicy: anthropicErrorPolicy,
+  isError: (ev, json) => ev.event === 'error' || (json as RawEvent)?.type === 'error',
+  isLast: (ev) => ev.type === 'message_stop',
+  skipper() {
+    const skipped = new Set<number>();
+    return (json) => {
+      const ev = json as RawEvent;
+      if (typeof ev?.type !== 'string') return false; // not an event at all: the schema says so
+      return !EVENT_TYPES.has(ev.type) || isUnknownBlock(ev, skipped);
+    };
+  },
+  requireEnd: true,
+};
 
 export type AnthropicCallOptions = AnthropicHeaderOptions;
 
@@ -81,37 +98,10 @@ export class AnthropicMessagesClient {
     opts?: AnthropicCallOptions,
   ): AsyncGenerator<AnthropicStreamEvent> {
     const res = await this.send(channel, '', toUpstreamBody(channel, req, true), true, signal, opts);
-    let yielded = 0;
-    let done = false;
-    const skipped = new Set<number>();
-    try {
-      for await (const ev of readSse(res.body)) {
-        if (done) continue; // drain, so the socket goes back to the pool
-        const json = parseJson(ev.data) as
-          { type?: unknown; index?: unknown; content_block?: { type?: unknown }; delta?: { type?: unknown } } | undefined;
-        if (ev.event === 'error' || json?.type === 'error') throw anthropicStreamError(ev.data, yielded === 0);
-        if (!json || typeof json.type !== 'string')
-          throw errors.upstream(502, `upstream sent an invalid stream event: ${ev.data.slice(0, 200)}`, yielded === 0);
-        if (!EVENT_TYPES.has(json.type) || isUnknownBlock(json, skipped)) continue;
-        const parsed = anthropicStreamEventSchema.safeParse(json);
-        if (!parsed.success) {
-          throw errors.upstream(
-            502,
-            `upstream sent an invalid ${json.type} event: ${parsed.error.issues[0]?.message ?? ''}`,
-            yielded === 0,
-          );
-        }
-        yielded++;
-        yield parsed.data;
-        if (parsed.data.type === 'message_stop') done = true;
-      }
-    } catch (err) {
-      throw streamFailure(err, signal, yielded === 0);
-    }
-    if (!done) throw errors.upstream(502, 'upstream stream ended unexpectedly', yielded === 0);
+    yield* readUpstreamStream(res, STREAM, signal);
   }
 
-  private async send(
+  private send(
     channel: Channel,
     path: '' | '/count_tokens',
     body: Record<string, unknown>,
@@ -122,16 +112,13 @@ export class AnthropicMessagesClient {
     return postUpstream(
       this.http,
       { url: messagesUrl(channel, path), headers: anthropicHeaders(channel, stream, opts), body: JSON.stringify(body), signal },
-      anthropicHttpError,
+      anthropicErrorPolicy,
     );
   }
 }
 
 /** A block of a type we do not know, or a delta/stop belonging to one: skipped (see above). */
-function isUnknownBlock(
-  json: { type?: unknown; index?: unknown; content_block?: { type?: unknown }; delta?: { type?: unknown } },
-  skipped: Set<number>,
-): boolean {
+function isUnknownBlock(json: NonNullable<RawEvent>, skipped: Set<number>): boolean {
   const index = typeof json.index === 'number' ? json.index : -1;
   if (json.type === 'content_block_start' && !KNOWN_BLOCKS.has(String(json.content_block?.type))) {
     skipped.add(index);

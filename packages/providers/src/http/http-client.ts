@@ -6,6 +6,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { Pool, type Dispatcher } from 'undici';
+import { startUpstreamWait, type UpstreamWait } from './upstream-wait';
 
 export interface HttpClientOptions {
   connectTimeoutMs?: number;
@@ -21,7 +22,8 @@ export interface HttpRequest {
   method: 'GET' | 'POST' | 'DELETE';
   url: string;
   headers: Record<string, string>;
-  body?: string;
+  /** JSON text, or raw bytes (a multipart body). */
+  body?: string | Uint8Array;
   signal?: AbortSignal;
 }
 
@@ -30,6 +32,8 @@ export interface HttpResponse {
   headers: IncomingHttpHeaders;
   /** Readable and async-iterable; consume or destroy it. */
   body: Dispatcher.ResponseData['body'];
+  /** The wait on this upstream, ended by whoever reads the body as far as the answer needs. */
+  wait?: UpstreamWait;
 }
 
 const DEFAULTS = {
@@ -49,14 +53,21 @@ export class HttpClient {
 
   async request(req: HttpRequest): Promise<HttpResponse> {
     const url = new URL(req.url);
-    const res = await this.poolFor(url.origin).request({
-      method: req.method,
-      path: url.pathname + url.search,
-      headers: req.headers,
-      body: req.body,
-      signal: req.signal,
-    });
-    return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders, body: res.body };
+    const wait = startUpstreamWait(req.signal);
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await this.poolFor(url.origin).request({
+        method: req.method,
+        path: url.pathname + url.search,
+        headers: req.headers,
+        body: req.body,
+        signal: req.signal,
+      });
+    } catch (err) {
+      wait.end();
+      throw err;
+    }
+    return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders, body: res.body, wait };
   }
 
   async close(): Promise<void> {

@@ -21,6 +21,8 @@ export async function readJsonBody<S extends z.ZodType>(
     text = await res.body.text();
   } catch (err) {
     throw transportError(err, signal, 'upstream response failed');
+  } finally {
+    res.wait?.end();
   }
   const parsed = schema.safeParse(prepare(parseJson(text)));
   if (!parsed.success)

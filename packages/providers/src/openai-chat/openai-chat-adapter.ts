@@ -2,68 +2,46 @@
  * ChatProvider for upstreams that speak OpenAI's chat-completions protocol (OpenAI itself, the many
  * compatible vendors, and the simulator).
  */
-import {
-  errors,
-  type Channel,
-  type ChatCompletionChunk,
-  type ChatCompletionRequest,
-  type ChatCompletionResponse,
-} from '@unigate/contracts';
+import type { Channel, ChatCompletionChunk, ChatCompletionRequest, ChatCompletionResponse } from '@unigate/contracts';
+import type { Measured, MeasuredStream } from '../adapter';
 import type { HttpClient, HttpResponse } from '../http/http-client';
 import { postUpstream } from '../http/post-upstream';
-import { parseJson, readJsonBody } from '../http/read-json-body';
-import { streamFailure } from '../http/transport-errors';
-import { readSse } from '../sse/sse-reader';
+import { readJsonBody } from '../http/read-json-body';
+import { readUpstreamStream, type UpstreamStreamFormat } from '../sse/upstream-stream';
 import type { ChatProvider } from '../types';
-import { openAiChatHttpError, openAiChatStreamError } from './openai-chat-errors';
+import { measureChatResponse, measureChatStream } from '../usage/chat-usage';
+import { openAiErrorPolicy } from './openai-chat-errors';
 import { chatCompletionsUrl, openAiChatHeaders, toOpenAiChatBody } from './openai-chat-request';
 import { toChatChunk, toChatResponse } from './openai-chat-response';
-import { upstreamChunkSchema, upstreamCompletionSchema } from './openai-chat-schemas';
+import { upstreamChunkSchema, upstreamCompletionSchema, type UpstreamChunk } from './openai-chat-schemas';
+
+const STREAM: UpstreamStreamFormat<UpstreamChunk> = {
+  what: 'stream chunk',
+  schema: upstreamChunkSchema,
+  errorPolicy: openAiErrorPolicy,
+  isError: (ev, json) => ev.event === 'error' || (typeof json === 'object' && json !== null && 'error' in json),
+  isEndMarker: (ev) => ev.data === '[DONE]',
+  requireEnd: true,
+};
 
 export class OpenAiChatAdapter implements ChatProvider {
   constructor(private readonly http: HttpClient) {}
 
-  async complete(channel: Channel, body: ChatCompletionRequest, signal?: AbortSignal): Promise<ChatCompletionResponse> {
+  async complete(channel: Channel, body: ChatCompletionRequest, signal?: AbortSignal): Promise<Measured<ChatCompletionResponse>> {
     const res = await this.send(channel, body, false, signal);
     const data = await readJsonBody(res, upstreamCompletionSchema, 'chat completion', signal);
-    return toChatResponse(data, body);
+    return measureChatResponse(toChatResponse(data, body), body);
   }
 
-  async *stream(channel: Channel, body: ChatCompletionRequest, signal?: AbortSignal): AsyncGenerator<ChatCompletionChunk> {
-    const res = await this.send(channel, body, true, signal);
-    let yielded = 0;
-    let done = false;
-    try {
-      for await (const ev of readSse(res.body)) {
-        // Keep reading after [DONE] so the body ends cleanly and the socket goes back to the pool.
-        if (done) continue;
-        if (ev.data === '[DONE]') {
-          done = true;
-          continue;
-        }
-        const json = parseJson(ev.data);
-        if (ev.event === 'error' || (json && typeof json === 'object' && 'error' in json)) {
-          throw openAiChatStreamError(ev.data, yielded === 0);
-        }
-        const chunk = upstreamChunkSchema.safeParse(json);
-        if (!chunk.success) {
-          throw errors.upstream(
-            502,
-            `upstream sent an invalid stream chunk: ${chunk.error.issues[0]?.message ?? 'not JSON'}`,
-            yielded === 0,
-          );
-        }
-        yielded++;
-        yield toChatChunk(chunk.data, body);
-      }
-    } catch (err) {
-      throw streamFailure(err, signal, yielded === 0);
+  stream(channel: Channel, body: ChatCompletionRequest, signal?: AbortSignal): MeasuredStream<ChatCompletionChunk> {
+    const send = () => this.send(channel, body, true, signal);
+    async function* chunks() {
+      for await (const chunk of readUpstreamStream(await send(), STREAM, signal)) yield toChatChunk(chunk, body);
     }
-    // Nothing reached the caller yet → as safe to retry as a failed connection; otherwise it is not.
-    if (!done) throw errors.upstream(502, 'upstream stream ended unexpectedly', yielded === 0);
+    return measureChatStream(chunks(), body);
   }
 
-  private async send(channel: Channel, body: ChatCompletionRequest, stream: boolean, signal?: AbortSignal): Promise<HttpResponse> {
+  private send(channel: Channel, body: ChatCompletionRequest, stream: boolean, signal?: AbortSignal): Promise<HttpResponse> {
     return postUpstream(
       this.http,
       {
@@ -72,7 +50,7 @@ export class OpenAiChatAdapter implements ChatProvider {
         body: JSON.stringify(toOpenAiChatBody(channel, body, stream)),
         signal,
       },
-      openAiChatHttpError,
+      openAiErrorPolicy,
     );
   }
 }

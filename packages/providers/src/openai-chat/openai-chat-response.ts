@@ -2,14 +2,8 @@
  * Validated upstream replies → our response and chunk types. The model field is set back to the
  * name the client asked for (the upstream saw the channel's name); unknown fields pass through.
  */
-import {
-  countPromptTokens,
-  countTextTokens,
-  type ChatCompletionChunk,
-  type ChatCompletionRequest,
-  type ChatCompletionResponse,
-  type ChatUsage,
-} from '@unigate/contracts';
+import type { ChatCompletionChunk, ChatCompletionRequest, ChatUsage } from '@unigate/contracts';
+import type { UnmeteredChatResponse } from '../usage/chat-usage';
 import { mapOpenAiFinishReason } from './openai-chat-finish-reason';
 import type { UpstreamChunk, UpstreamCompletion, UpstreamUsage } from './openai-chat-schemas';
 
@@ -29,9 +23,10 @@ export function toChatUsage(u: UpstreamUsage): ChatUsage {
   return usage;
 }
 
-export function toChatResponse(up: UpstreamCompletion, req: ChatCompletionRequest): ChatCompletionResponse {
+/** Usage only when the upstream reported it; the adapter measures the rest (usage/chat-usage.ts). */
+export function toChatResponse(up: UpstreamCompletion, req: ChatCompletionRequest): UnmeteredChatResponse {
   const { usage, system_fingerprint, choices, ...rest } = up;
-  const out: ChatCompletionResponse = {
+  const out: UnmeteredChatResponse = {
     ...rest,
     object: 'chat.completion',
     model: req.model,
@@ -47,7 +42,7 @@ export function toChatResponse(up: UpstreamCompletion, req: ChatCompletionReques
       },
       finish_reason: mapOpenAiFinishReason(finish_reason),
     })),
-    usage: usage ? toChatUsage(usage) : estimatedUsage(up, req),
+    usage: usage ? toChatUsage(usage) : undefined,
   };
   if (system_fingerprint) out.system_fingerprint = system_fingerprint;
   dropUndefined(out.choices.map((c) => c.message));
@@ -81,17 +76,6 @@ export function toChatChunk(up: UpstreamChunk, req: ChatCompletionRequest): Chat
   if (usage !== undefined) out.usage = usage ? toChatUsage(usage) : null;
   if (system_fingerprint) out.system_fingerprint = system_fingerprint;
   return out;
-}
-
-/** A vendor that omits usage is still billed: estimate with the gateway's own token counter. */
-function estimatedUsage(up: UpstreamCompletion, req: ChatCompletionRequest): ChatUsage {
-  const prompt = countPromptTokens(req.messages);
-  let completion = 0;
-  for (const c of up.choices) {
-    completion += countTextTokens(c.message.content ?? '') + countTextTokens(c.message.reasoning_content ?? '');
-    for (const t of c.message.tool_calls ?? []) completion += countTextTokens(t.function.name) + countTextTokens(t.function.arguments);
-  }
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
 function dropUndefined(objects: object[]): void {

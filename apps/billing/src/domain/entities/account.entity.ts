@@ -2,8 +2,8 @@ import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 import { bigintTransformer } from '@unigate/platform';
 
 /**
- * A prepaid account. `balance_micros` is settled money only; `reserved_micros` is the sum of its holds,
- * maintained by triggers on `holds` (never written by code), so available = balance − reserved.
+ * A prepaid account: settled money only (holds live in Redis or memory, see docs/billing.md).
+ * `version` grows with every balance change (a trigger, never written by code).
  */
 @Entity({ name: 'accounts' })
 export class AccountEntity {
@@ -16,8 +16,8 @@ export class AccountEntity {
   @Column('bigint', { name: 'balance_micros', transformer: bigintTransformer })
   balanceMicros!: number;
 
-  @Column({ type: 'bigint', name: 'reserved_micros', transformer: bigintTransformer, insert: false, update: false })
-  reservedMicros!: number;
+  @Column({ type: 'bigint', transformer: bigintTransformer, insert: false, update: false })
+  version!: number;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

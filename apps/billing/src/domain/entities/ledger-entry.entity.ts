@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import type { Usage } from '@unigate/contracts';
 import { bigintTransformer } from '@unigate/platform';
 
 /** One settled, billable request. `request_id` is unique: a redelivered usage event cannot bill twice. */
@@ -33,6 +34,10 @@ export class LedgerEntryEntity {
 
   @Column('bigint', { name: 'output_tokens', transformer: bigintTransformer })
   outputTokens!: number;
+
+  /** Everything measured, in the model's price units (contracts Usage). */
+  @Column('jsonb', { default: {} })
+  units!: Usage;
 
   /** What the usage cost. */
   @Column('bigint', { name: 'cost_micros', transformer: bigintTransformer })

@@ -2,7 +2,7 @@
 import type { ModelInfo } from '@unigate/contracts';
 import { usd } from './usd';
 
-const CHAT_ENDPOINTS: ModelInfo['endpoints'] = ['/v1/chat/completions', '/v1/messages'];
+const CHAT_ENDPOINTS: ModelInfo['endpoints'] = ['/v1/chat/completions', '/v1/messages', '/v1/responses'];
 
 export const CHAT_MODELS: ModelInfo[] = [
   {

@@ -7,7 +7,13 @@ import type { ImageLimits, ModelInfo } from '@unigate/contracts';
 import { usd } from './usd';
 
 const ALPHA_SIZES = ['1024*1024', '1664*928', '1472*1140', '1328*1328', '1140*1472', '928*1664', '1280*720', '720*1280'];
-const ALPHA_GENERATE: ImageLimits = { sizes: ALPHA_SIZES, default_size: '1024*1024', max_n: 1, min_reference_images: 0, max_reference_images: 0 };
+const ALPHA_GENERATE: ImageLimits = {
+  sizes: ALPHA_SIZES,
+  default_size: '1024*1024',
+  max_n: 1,
+  min_reference_images: 0,
+  max_reference_images: 0,
+};
 const ALPHA_EDIT: ImageLimits = { ...ALPHA_GENERATE, min_reference_images: 1, max_reference_images: 3 };
 
 function alpha(id: string, kind: 'image' | 'image-edit', perImage: number, created: number, description: string): ModelInfo {
@@ -38,7 +44,14 @@ const DELTA_GPT_LIMITS: ImageLimits = {
 
 const BASIC_RATIOS = ['1:1', '16:9', '9:16', '3:2', '2:3', '4:3', '3:4', '5:4', '4:5'];
 
-function gamma(id: string, created: number, description: string, inputPerMtok: number, bySize: Record<string, number>, image: ImageLimits): ModelInfo {
+function gamma(
+  id: string,
+  created: number,
+  description: string,
+  inputPerMtok: number,
+  bySize: Record<string, number>,
+  image: ImageLimits,
+): ModelInfo {
   const perImageBySize = Object.fromEntries(Object.entries(bySize).map(([k, v]) => [k, usd(v)]));
   return {
     id,
@@ -137,18 +150,32 @@ export const IMAGE_MODELS: ModelInfo[] = [
       thinking_levels: ['minimal', 'high'],
     },
   ),
-  gamma('gamma-2.5-flash-image', 1759363200, 'Gamma image model, 1K only.', 0.3, { '1K': 0.039 }, {
-    image_sizes: ['1K'],
-    aspect_ratios: BASIC_RATIOS,
-    max_n: 1,
-    min_reference_images: 0,
-    max_reference_images: 3,
-  }),
-  gamma('gamma-2.5-flash-image-preview', 1756166400, 'Preview of the gamma 2.5 image model, 1K only.', 0.3, { '1K': 0.039 }, {
-    image_sizes: ['1K'],
-    aspect_ratios: BASIC_RATIOS,
-    max_n: 1,
-    min_reference_images: 0,
-    max_reference_images: 3,
-  }),
+  gamma(
+    'gamma-2.5-flash-image',
+    1759363200,
+    'Gamma image model, 1K only.',
+    0.3,
+    { '1K': 0.039 },
+    {
+      image_sizes: ['1K'],
+      aspect_ratios: BASIC_RATIOS,
+      max_n: 1,
+      min_reference_images: 0,
+      max_reference_images: 3,
+    },
+  ),
+  gamma(
+    'gamma-2.5-flash-image-preview',
+    1756166400,
+    'Preview of the gamma 2.5 image model, 1K only.',
+    0.3,
+    { '1K': 0.039 },
+    {
+      image_sizes: ['1K'],
+      aspect_ratios: BASIC_RATIOS,
+      max_n: 1,
+      min_reference_images: 0,
+      max_reference_images: 3,
+    },
+  ),
 ];

@@ -33,6 +33,9 @@ const SPEC_MODELS: Array<[string, string, ModelInfo['kind']]> = [
   ['beta2.6-r2v', 'beta', 'video'],
   ['beta2.6-r2v-flash', 'beta', 'video'],
   ['beta2.7-r2v', 'beta', 'video'],
+  // SPEC.md §4: "further video model families with first/last frame, … seed reproduction" (Ark tasks).
+  ['kappa-seed-t2v', 'kappa', 'video'],
+  ['kappa-seed-i2v', 'kappa', 'video'],
   ['text-embedding-v4', 'alpha', 'embedding'],
   ['text-embedding-004', 'gamma', 'embedding'],
   ['gamma-embedding-001', 'gamma', 'embedding'],
@@ -80,7 +83,11 @@ describe('built-in models', () => {
       if (m.kind === 'video') expect(Object.keys(p.per_video_second_by_resolution!)).toEqual(m.video!.resolutions);
       if (m.kind === 'image' || m.kind === 'image-edit') expect((p.per_image ?? 0) + p.output_per_mtok).toBeGreaterThan(0);
     }
-    expect(byId.get('sigma-sonnet-4-6')!.prices).toEqual({ input_per_mtok: 3_000_000, cached_input_per_mtok: 300_000, output_per_mtok: 15_000_000 });
+    expect(byId.get('sigma-sonnet-4-6')!.prices).toEqual({
+      input_per_mtok: 3_000_000,
+      cached_input_per_mtok: 300_000,
+      output_per_mtok: 15_000_000,
+    });
   });
 
   it('gives chat models their windows (omega-k3: 1,048,576 tokens, reasoning_effort max only)', () => {
@@ -99,10 +106,18 @@ describe('built-in models', () => {
     expect(byId.get('gamma-3.1-flash-image-preview')!.image).toMatchObject({ max_reference_images: 14 });
     expect(byId.get('gamma-3.1-flash-image-preview')!.image!.aspect_ratios).toHaveLength(13);
     expect(byId.get('gamma-2.5-flash-image')!.image!.image_sizes).toEqual(['1K']);
-    expect(byId.get('beta2.5-t2v-preview')!.video).toMatchObject({ input_mode: 't2v', api_format: '2.6', resolutions: ['480p', '720p', '1080p'] });
+    expect(byId.get('beta2.5-t2v-preview')!.video).toMatchObject({
+      input_mode: 't2v',
+      api_format: '2.6',
+      resolutions: ['480p', '720p', '1080p'],
+    });
     expect(byId.get('beta2.7-r2v')!.video).toMatchObject({ input_mode: 'r2v', api_format: '2.7', resolutions: ['720p'] });
     expect(byId.get('zeta-4')!.embedding).toMatchObject({ dimensions: [256, 512, 1024, 2048], default_dimensions: 1024 });
     expect(byId.get('text-embedding-v4')!.embedding!.default_dimensions).toBe(1024);
-    expect(byId.get('alpha3-tts-instruct-flash')!.speech).toMatchObject({ response_formats: ['wav'], supports_instructions: true, default_voice: 'Cherry' });
+    expect(byId.get('alpha3-tts-instruct-flash')!.speech).toMatchObject({
+      response_formats: ['wav'],
+      supports_instructions: true,
+      default_voice: 'Cherry',
+    });
   });
 });

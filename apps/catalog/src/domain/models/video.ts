@@ -67,3 +67,36 @@ export const VIDEO_MODELS: ModelInfo[] = [
   beta('beta2.6-r2v-flash', 1765497600, FLASH_2_6),
   beta('beta2.7-r2v', 1777075200, ONLY_720_2_7),
 ];
+
+/**
+ * Kappa video (content-generation tasks with `cgt-` ids): first/last frame, seed reproduction, audio.
+ * Its request format is `content` (docs/video.md); up to 12 s at 480p–1080p.
+ */
+function kappa(id: string, mode: VideoLimits['input_mode'], perSecond: Record<string, number>): ModelInfo {
+  const bySecond = Object.fromEntries(Object.entries(perSecond).map(([res, v]) => [res, usd(v)]));
+  const resolutions = Object.keys(perSecond);
+  return {
+    id,
+    family: 'kappa',
+    kind: 'video',
+    owned_by: 'kappa',
+    created: 1761955200,
+    description: `Kappa ${MODE_TEXT[mode]} (first/last frame, seed, audio), ${resolutions.join('/')}, up to 12 s.`,
+    prices: { input_per_mtok: 0, output_per_mtok: 0, per_video_second: bySecond['720p'], per_video_second_by_resolution: bySecond },
+    endpoints: ['/v1/videos/generations'],
+    video: {
+      input_mode: mode,
+      api_format: 'content',
+      resolutions,
+      default_resolution: '720p',
+      aspect_ratios: ASPECT_RATIOS,
+      default_duration_seconds: 5,
+      max_duration_seconds: 12,
+    },
+  };
+}
+
+VIDEO_MODELS.push(
+  kappa('kappa-seed-t2v', 't2v', { '480p': 0.03, '720p': 0.06, '1080p': 0.1 }),
+  kappa('kappa-seed-i2v', 'i2v', { '480p': 0.03, '720p': 0.06, '1080p': 0.1 }),
+);

@@ -2,26 +2,34 @@
  * An Anthropic Messages request → the chat-completions request that asks the same thing (a messages
  * client, e.g. Claude Code, on a model served over chat-completions).
  *
- * - `system` → one leading system message (text blocks joined by a blank line);
+ * - `system` → one leading system message (text blocks joined by a blank line); a `system` turn inside
+ *   `messages` (Claude Code's environment, plan-mode notes) → a system message in the same place;
  * - user blocks: text → text parts, images → `image_url` (base64 → data: URL), text documents → text;
  *   `tool_result` blocks → `tool` messages placed before the turn's other content (is_error results
  *   are prefixed "Error: "; images inside a result follow as a user message, tool messages carry text);
  * - assistant blocks: text → content, tool_use → `tool_calls` (input serialised as arguments);
  *   thinking and redacted_thinking are dropped: their signatures mean nothing to another vendor;
- * - tools → function tools; server tools (web search, code execution...) have no chat form and are
- *   dropped; tool_choice any → required, tool → the named function, disable_parallel_tool_use →
+ * - tools → function tools (deferred ones too: `defer_loading` has no chat form, the tool is simply
+ *   offered); server tools (web search, code execution...) have no chat form and are dropped;
+ *   tool_choice any → required, tool → the named function, disable_parallel_tool_use →
  *   parallel_tool_calls: false;
- * - stop_sequences → stop (at most 4, as chat allows), metadata.user_id → user, top_k is dropped;
- * - `thinking` becomes `reasoning_effort` only through `reasoningEffort`, because which efforts a
- *   model accepts is the catalog's knowledge (omega-k3 takes only `max`); by default it is dropped.
- * Passthrough-only blocks (server tool results, search results, PDFs) are refused with a 400.
+ * - stop_sequences → stop (at most 4, as chat allows), a short metadata.user_id → user;
+ * - thinking and `output_config.effort` → `reasoning_effort` (effort as given; an enabled thinking
+ *   budget as low/medium/high; disabled → none; adaptive alone → the model's default), passed
+ *   through `reasoningEffort`, because which efforts a model takes is the catalog's knowledge
+ *   (omega-k3 takes only `max`); without it the effort is dropped. `output_config.format`
+ *   (json_schema) → response_format json_schema;
+ * - what has no chat meaning is dropped silently: top_k, service_tier, context_management, cache
+ *   control, server-tool blocks and results; a compaction block keeps its summary as text.
+ * Content the model would have to read but chat cannot carry (PDF and file sources) is refused with
+ * a 400 naming the block.
  */
 import {
+  ANTHROPIC_PASSTHROUGH_BLOCK_TYPES,
   errors,
   type AnthropicContentBlock,
   type AnthropicCountTokensRequest,
   type AnthropicMessagesRequest,
-  type AnthropicThinkingConfig,
   type AnthropicTool,
   type ChatCompletionRequest,
   type ChatContentBlock,
@@ -31,11 +39,17 @@ import {
 export interface AnthropicToChatRequestOptions {
   /** The model name to put in the chat request; the Anthropic request's model when absent. */
   model?: string;
-  /** The chat `reasoning_effort` for a thinking config, or undefined to drop it. */
-  reasoningEffort?: (thinking: AnthropicThinkingConfig) => string | undefined;
+  /** The chat `reasoning_effort` the target model takes for a requested effort, or undefined to drop it. */
+  reasoningEffort?: (effort: string) => string | undefined;
 }
 
+/** OpenAI's documented limit for an end-user id; Claude Code's JSON user_id is longer and dropped. */
+const MAX_USER_ID = 64;
+const SERVER_BLOCKS = new Set<string>(ANTHROPIC_PASSTHROUGH_BLOCK_TYPES);
+
 type Request = AnthropicMessagesRequest | AnthropicCountTokensRequest;
+/** Fields only a messages body has (a count_tokens body may still carry them: it is loose). */
+type Settings = Partial<Pick<AnthropicMessagesRequest, 'metadata' | 'output_config'>>;
 type ClientTool = Extract<AnthropicTool, { input_schema: unknown }>;
 
 /** Client tools have an input_schema; server tools (`web_search_20250305`...) run at the vendor. */
@@ -51,6 +65,7 @@ export function anthropicToChatRequest(req: Request, opts: AnthropicToChatReques
   }
   req.messages.forEach((m, i) => {
     if (m.role === 'user') messages.push(...userTurn(m.content, `messages[${i}]`));
+    else if (m.role === 'system') messages.push(...systemTurn(m.content));
     else messages.push(...assistantTurn(m.content, `messages[${i}]`));
   });
 
@@ -79,15 +94,37 @@ export function anthropicToChatRequest(req: Request, opts: AnthropicToChatReques
   }
   if ('temperature' in req && typeof req.temperature === 'number') chat.temperature = req.temperature;
   if ('top_p' in req && typeof req.top_p === 'number') chat.top_p = req.top_p;
-  const user = 'metadata' in req ? (req.metadata as { user_id?: string | null } | undefined)?.user_id : undefined;
-  if (user) chat.user = user;
-  const effort = req.thinking && opts.reasoningEffort?.(req.thinking);
+  const settings = req as Settings;
+  const user = settings.metadata?.user_id;
+  if (typeof user === 'string' && user.length > 0 && user.length <= MAX_USER_ID) chat.user = user;
+  const requested = requestedEffort(req);
+  const effort = requested && opts.reasoningEffort?.(requested);
   if (effort) chat.reasoning_effort = effort;
+  const format = settings.output_config?.format;
+  if (format?.type === 'json_schema' && format.schema) {
+    chat.response_format = { type: 'json_schema', json_schema: { name: 'output', schema: format.schema } };
+  }
   if ('stream' in req && req.stream === true) {
     chat.stream = true;
     chat.stream_options = { include_usage: true };
   }
   return chat;
+}
+
+/** How hard the client asked the model to think, in chat's effort words; undefined: the model's default. */
+function requestedEffort(req: Request): string | undefined {
+  const thinking = req.thinking;
+  if (thinking?.type === 'disabled') return 'none';
+  const effort = (req as Settings).output_config?.effort;
+  if (typeof effort === 'string' && effort) return effort;
+  if (thinking?.type === 'enabled') return thinking.budget_tokens <= 2048 ? 'low' : thinking.budget_tokens <= 8192 ? 'medium' : 'high';
+  return undefined;
+}
+
+/** A mid-conversation system turn: its text, as an instruction in the same place. */
+function systemTurn(content: string | AnthropicContentBlock[]): ChatMessage[] {
+  const text = typeof content === 'string' ? content : content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n\n');
+  return text ? [{ role: 'system', content: text }] : [];
 }
 
 function userTurn(content: string | AnthropicContentBlock[], path: string): ChatMessage[] {
@@ -130,7 +167,9 @@ function assistantTurn(content: string | AnthropicContentBlock[], path: string):
     if (block.type === 'text') text = (text ?? '') + block.text;
     else if (block.type === 'tool_use')
       toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input) } });
-    else if (block.type !== 'thinking' && block.type !== 'redacted_thinking') unsupported(block.type, `${path}.content[${j}]`);
+    else if (block.type === 'compaction') text = (text ?? '') + compactionText(block);
+    else if (block.type !== 'thinking' && block.type !== 'redacted_thinking' && !SERVER_BLOCKS.has(block.type))
+      unsupported(block.type, `${path}.content[${j}]`);
   });
   if (text === null && toolCalls.length === 0) return []; // only thinking: nothing another model can use
   const message: ChatMessage = { role: 'assistant', content: text };
@@ -158,9 +197,21 @@ function toChatParts(block: AnthropicContentBlock, path: string): ChatContentBlo
       }
       return unsupported(`document (${s.type} source)`, path);
     }
+    case 'compaction': {
+      const text = compactionText(block);
+      return text ? [{ type: 'text', text }] : [];
+    }
     default:
+      // Server-tool blocks and results ran at the vendor; another model has no use for them.
+      if (SERVER_BLOCKS.has(block.type)) return [];
       return unsupported(block.type, path);
   }
+}
+
+/** A compaction block's summary of the earlier conversation (empty when only encrypted). */
+function compactionText(block: AnthropicContentBlock): string {
+  const content = (block as { content?: unknown }).content;
+  return typeof content === 'string' ? content : '';
 }
 
 function unsupported(what: string, path: string): never {

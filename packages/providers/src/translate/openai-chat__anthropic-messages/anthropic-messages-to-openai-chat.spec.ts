@@ -20,8 +20,12 @@ import { anthropicEventsToChatChunks, AnthropicToChatStream } from './anthropic-
 const fixture = (name: string) => readFileSync(join(__dirname, '__fixtures__', name), 'utf8');
 const pair = (name: string) => JSON.parse(fixture(name));
 
+async function* toAsync<T>(items: T[]): AsyncGenerator<T> {
+  yield* items;
+}
+
 async function* events(name: string): AsyncGenerator<AnthropicStreamEvent> {
-  for await (const ev of readSse([fixture(name)])) yield anthropicStreamEventSchema.parse(JSON.parse(ev.data));
+  for await (const ev of readSse(toAsync([fixture(name)]))) yield anthropicStreamEventSchema.parse(JSON.parse(ev.data));
 }
 
 async function translate(name: string, jsonTool: string | null = null): Promise<ChatCompletionChunk[]> {
@@ -68,10 +72,66 @@ describe('anthropicToChatRequest', () => {
     });
   });
 
-  it('maps thinking only through the reasoningEffort option', () => {
+  it('maps thinking and effort only through the reasoningEffort option', () => {
     const thinking = { type: 'enabled' as const, budget_tokens: 2048 };
     expect(anthropicToChatRequest(request({ thinking, max_tokens: 4000 }))).not.toHaveProperty('reasoning_effort');
-    expect(anthropicToChatRequest(request({ thinking, max_tokens: 4000 }), { reasoningEffort: () => 'max' }).reasoning_effort).toBe('max');
+    const effortOf = (extra: Partial<AnthropicMessagesRequest>) => {
+      const asked: string[] = [];
+      const chat = anthropicToChatRequest(request({ max_tokens: 40_000, ...extra }), {
+        reasoningEffort: (effort) => (asked.push(effort), effort === 'low' ? undefined : effort),
+      });
+      return { sent: chat.reasoning_effort, asked };
+    };
+    expect(effortOf({ thinking })).toEqual({ sent: undefined, asked: ['low'] }); // the model takes no `low`
+    expect(effortOf({ thinking: { type: 'enabled', budget_tokens: 32_000 } })).toEqual({ sent: 'high', asked: ['high'] });
+    expect(effortOf({ thinking: { type: 'adaptive' }, output_config: { effort: 'medium' } })).toEqual({
+      sent: 'medium',
+      asked: ['medium'],
+    });
+    expect(effortOf({ thinking: { type: 'adaptive' } })).toEqual({ sent: undefined, asked: [] });
+    expect(effortOf({ thinking: { type: 'disabled' }, output_config: { effort: 'high' } })).toEqual({ sent: 'none', asked: ['none'] });
+  });
+
+  it('translates what Claude Code 2.1.328 really sends: its system turn in place, deferred tools offered, the rest dropped', () => {
+    const captured = JSON.parse(
+      readFileSync(join(__dirname, '../../../../contracts/src/__fixtures__/claude-code-2.1.328.messages.json'), 'utf8'),
+    );
+    const body = captured.body as AnthropicMessagesRequest;
+    const chat = anthropicToChatRequest(body, { model: 'gamma-2.5-flash', reasoningEffort: (e) => e });
+    expect(chat.messages.map((m) => m.role)).toEqual(['system', 'user', 'system']);
+    expect(chat.messages[2].content).toContain('Primary working directory');
+    expect(chat.tools?.map((t) => t.function.name)).toEqual(body.tools?.map((t) => t.name));
+    expect(chat.reasoning_effort).toBe('medium');
+    expect(chat).not.toHaveProperty('user'); // a JSON blob longer than an end-user id may be
+    for (const dropped of ['thinking', 'output_config', 'context_management', 'metadata']) expect(chat).not.toHaveProperty(dropped);
+    expect(JSON.stringify(chat)).not.toContain('defer_loading');
+  });
+
+  it('keeps a compaction summary as text and drops server-tool blocks silently', () => {
+    const chat = anthropicToChatRequest(
+      request({
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'compaction', content: 'We fixed the build.' },
+              { type: 'search_result', source: 's', title: 't', content: [] },
+            ],
+          },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'server_tool_use', id: 's', name: 'web_search', input: {} },
+              { type: 'text', text: 'Done.' },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(chat.messages).toEqual([
+      { role: 'user', content: 'We fixed the build.' },
+      { role: 'assistant', content: 'Done.' },
+    ]);
   });
 
   it.each([
@@ -84,11 +144,7 @@ describe('anthropicToChatRequest', () => {
       'messages[0].content[0]',
     ],
     [
-      request({ messages: [{ role: 'user', content: [{ type: 'search_result', source: 's', title: 't', content: [] }] }] }),
-      'messages[0].content[0]',
-    ],
-    [
-      request({ messages: [{ role: 'assistant', content: [{ type: 'server_tool_use', id: 's', name: 'web_search', input: {} }] }] }),
+      request({ messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'file', file_id: 'file_1' } }] }] }),
       'messages[0].content[0]',
     ],
     [request({ stop_sequences: ['a', 'b', 'c', 'd', 'e'] }), 'stop_sequences'],

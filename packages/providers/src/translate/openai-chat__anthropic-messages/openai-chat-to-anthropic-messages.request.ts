@@ -141,15 +141,27 @@ function convertMessages(chatMessages: ReadonlyArray<ChatMessage>): { system: An
   return { system, messages };
 }
 
-/** Anthropic wants user and assistant turns to alternate: a turn of the same role joins the last one. */
+/**
+ * Anthropic wants user and assistant turns to alternate: a turn of the same role joins the last one.
+ * The joined turn gets one array of its own, appended in place: copying it per joined message made a
+ * run of n same-role messages cost n² (100k messages froze the process for over a minute).
+ */
 function appendTurn(messages: AnthropicMessageParam[], role: 'user' | 'assistant', content: string | AnthropicContentBlock[]): void {
   const last = messages[messages.length - 1];
   if (!last || last.role !== role) {
     messages.push({ role, content });
     return;
   }
-  last.content = [...asBlocks(last.content), ...asBlocks(content)];
+  if (!joined.has(last)) {
+    last.content = [...asBlocks(last.content)];
+    joined.add(last);
+  }
+  const blocks = last.content as AnthropicContentBlock[];
+  for (const block of asBlocks(content)) blocks.push(block);
 }
+
+/** Turns whose content array was made by appendTurn (safe to append to). */
+const joined = new WeakSet<AnthropicMessageParam>();
 
 function asBlocks(content: string | AnthropicContentBlock[]): AnthropicContentBlock[] {
   return typeof content === 'string' ? [{ type: 'text', text: content }] : content;

@@ -68,6 +68,34 @@ describe('chatToAnthropicRequest', () => {
     });
   });
 
+  it('joins a long run of same-role messages in linear time, keeping every block in order', () => {
+    const messages = Array.from({ length: 100_000 }, (_, i) => ({ role: 'user' as const, content: `m${i}` }));
+    const started = performance.now();
+    const { body } = chatToAnthropicRequest(chat({ messages }), { model: 'up' });
+    // Linear work takes tens of milliseconds; the quadratic join took over a minute.
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(body.messages).toHaveLength(1);
+    const blocks = body.messages[0].content as Array<{ text: string }>;
+    expect(blocks).toHaveLength(100_000);
+    expect([blocks[0].text, blocks[99_999].text]).toEqual(['m0', 'm99999']);
+  });
+
+  it("joining turns never changes the caller's content arrays", () => {
+    const first = [{ type: 'text' as const, text: 'a' }];
+    const request = chat({
+      messages: [
+        { role: 'user', content: first },
+        { role: 'user', content: 'b' },
+      ],
+    });
+    const { body } = chatToAnthropicRequest(request, { model: 'up' });
+    expect(body.messages[0].content).toEqual([
+      { type: 'text', text: 'a' },
+      { type: 'text', text: 'b' },
+    ]);
+    expect(first).toEqual([{ type: 'text', text: 'a' }]);
+  });
+
   it('maps every tool_choice form', () => {
     const tools = [{ type: 'function' as const, function: { name: 'f', parameters: { properties: {} } } }];
     const choice = (tool_choice: ChatCompletionRequest['tool_choice']) =>

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { ChatCompletionRequest } from '@unigate/contracts';
 import { fixtureJson } from '../../__test-support__/replay-server';
 import { geminiResponseSchema } from '../../gemini-generate/gemini-generate-schemas';
+import { measureChatResponse } from '../../usage/chat-usage';
 import { toChatResponse } from './openai-chat__gemini-generate.response';
 
 const recorded = (name: string) => geminiResponseSchema.parse(fixtureJson(join(__dirname, '../../gemini-generate'), name));
@@ -72,9 +73,10 @@ describe('Gemini response → chat.completion', () => {
     expect(res.usage).toEqual({ prompt_tokens: 7, completion_tokens: 0, total_tokens: 7 });
   });
 
-  it('estimates usage the upstream left out', () => {
+  it('leaves usage the upstream left out to the measurement, which counts it', () => {
     const res = toChatResponse(recorded('no-usage'), req);
+    expect(res.usage).toBeUndefined();
     // 3 reply priming + 3 per message + "Say hello" (2); "Two words" (2)
-    expect(res.usage).toEqual({ prompt_tokens: 8, completion_tokens: 2, total_tokens: 10 });
+    expect(measureChatResponse(res, req).value.usage).toEqual({ prompt_tokens: 8, completion_tokens: 2, total_tokens: 10 });
   });
 });

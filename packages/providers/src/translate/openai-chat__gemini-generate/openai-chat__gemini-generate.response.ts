@@ -5,20 +5,15 @@
  * (promptFeedback.blockReason) is one empty choice with finish_reason content_filter.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  countPromptTokens,
-  countTextTokens,
-  type ChatCompletionRequest,
-  type ChatCompletionResponse,
-  type ChatToolCall,
-  type ChatUsage,
-} from '@unigate/contracts';
+import type { ChatCompletionRequest, ChatCompletionResponse, ChatToolCall } from '@unigate/contracts';
 import type { GeminiCandidate, GeminiResponse, GeminiResponsePart } from '../../gemini-generate/gemini-generate-schemas';
+import type { UnmeteredChatResponse } from '../../usage/chat-usage';
 import { toChatUsage, toFinishReason } from './openai-chat__gemini-generate.usage';
 
 type Choice = ChatCompletionResponse['choices'][number];
 
-export function toChatResponse(res: GeminiResponse, req: ChatCompletionRequest): ChatCompletionResponse {
+/** Usage only when Gemini reported it; the adapter measures the rest (usage/chat-usage.ts). */
+export function toChatResponse(res: GeminiResponse, req: ChatCompletionRequest): UnmeteredChatResponse {
   const candidates = res.candidates ?? [];
   const choices: Choice[] = candidates.map((c, i) => toChoice(c, c.index ?? i));
   if (choices.length === 0 && res.promptFeedback?.blockReason) {
@@ -30,7 +25,7 @@ export function toChatResponse(res: GeminiResponse, req: ChatCompletionRequest):
     created: Math.floor(Date.now() / 1000),
     model: req.model,
     choices,
-    usage: res.usageMetadata ? toChatUsage(res.usageMetadata) : estimatedUsage(choices, req),
+    usage: res.usageMetadata ? toChatUsage(res.usageMetadata) : undefined,
   };
 }
 
@@ -63,15 +58,4 @@ export function newToolCallId(): string {
 
 export function chatCompletionId(responseId: string | null | undefined): string {
   return `chatcmpl-${responseId || randomBytes(12).toString('hex')}`;
-}
-
-/** An upstream that left usage out is still billed: count what it produced with the gateway's counter. */
-function estimatedUsage(choices: Choice[], req: ChatCompletionRequest): ChatUsage {
-  const prompt = countPromptTokens(req.messages);
-  let completion = 0;
-  for (const { message: m } of choices) {
-    completion += countTextTokens(m.content ?? '') + countTextTokens(m.reasoning_content ?? '');
-    for (const t of m.tool_calls ?? []) completion += countTextTokens(t.function.name) + countTextTokens(t.function.arguments);
-  }
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }

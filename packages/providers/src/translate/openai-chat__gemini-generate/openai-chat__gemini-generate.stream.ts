@@ -7,14 +7,7 @@
  * complete once every candidate it started has finished; the caller checks `finished` when the body
  * ends and then asks for the usage chunk (`usageMetadata` of the last chunk that had one).
  */
-import {
-  countPromptTokens,
-  countTextTokens,
-  type ChatCompletionChunk,
-  type ChatCompletionRequest,
-  type ChatToolCallDelta,
-  type ChatUsage,
-} from '@unigate/contracts';
+import { type ChatCompletionChunk, type ChatCompletionRequest, type ChatToolCallDelta } from '@unigate/contracts';
 import type { GeminiResponse, GeminiResponsePart, GeminiUsage } from '../../gemini-generate/gemini-generate-schemas';
 import { chatCompletionId, toToolCall } from './openai-chat__gemini-generate.response';
 import { toChatUsage, toFinishReason } from './openai-chat__gemini-generate.usage';
@@ -33,8 +26,6 @@ export class GeminiToChatStream {
   private readonly choices = new Map<number, ChoiceState>();
   private usage: GeminiUsage | undefined;
   private blocked = false;
-  /** Everything produced, for an estimate when the upstream never reports usage. */
-  private producedTokens = 0;
 
   constructor(private readonly req: ChatCompletionRequest) {}
 
@@ -79,15 +70,12 @@ export class GeminiToChatStream {
     return out;
   }
 
-  /** The closing chunk: `choices: []` and the usage (measured, or estimated when never reported). */
-  usageChunk(): ChatCompletionChunk {
-    return { ...this.base(), choices: [], usage: this.finalUsage() };
-  }
-
-  private finalUsage(): ChatUsage {
-    if (this.usage) return toChatUsage(this.usage);
-    const prompt = countPromptTokens(this.req.messages);
-    return { prompt_tokens: prompt, completion_tokens: this.producedTokens, total_tokens: prompt + this.producedTokens };
+  /**
+   * The closing chunk, `choices: []` with the upstream's usage; undefined when it never reported any
+   * (the adapter's measurement then counts what was produced: usage/chat-usage.ts).
+   */
+  usageChunk(): ChatCompletionChunk | undefined {
+    return this.usage ? { ...this.base(), choices: [], usage: toChatUsage(this.usage) } : undefined;
   }
 
   /** Consecutive parts of one kind (thought, text, function call) make one delta. */
@@ -99,12 +87,10 @@ export class GeminiToChatStream {
       if (p.functionCall) {
         const call = toToolCall(p);
         const fragment: ChatToolCallDelta = { index: state.toolCalls++, id: call.id, type: 'function', function: call.function };
-        this.producedTokens += countTextTokens(call.function.name) + countTextTokens(call.function.arguments);
         if (kind !== 'call') out.push((current = { tool_calls: [] }));
         current!.tool_calls!.push(fragment);
         kind = 'call';
       } else if (typeof p.text === 'string' && p.text !== '') {
-        this.producedTokens += countTextTokens(p.text);
         const next = p.thought ? 'thought' : 'text';
         if (kind !== next) out.push((current = next === 'thought' ? { reasoning_content: '' } : { content: '' }));
         if (next === 'thought') current!.reasoning_content += p.text;

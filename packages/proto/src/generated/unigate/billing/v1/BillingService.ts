@@ -3,6 +3,7 @@
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { Account as _unigate_billing_v1_Account, Account__Output as _unigate_billing_v1_Account__Output } from '../../../unigate/billing/v1/Account';
+import type { AccountMoneyReply as _unigate_billing_v1_AccountMoneyReply, AccountMoneyReply__Output as _unigate_billing_v1_AccountMoneyReply__Output } from '../../../unigate/billing/v1/AccountMoneyReply';
 import type { AccountRef as _unigate_billing_v1_AccountRef, AccountRef__Output as _unigate_billing_v1_AccountRef__Output } from '../../../unigate/billing/v1/AccountRef';
 import type { AuthenticateReply as _unigate_billing_v1_AuthenticateReply, AuthenticateReply__Output as _unigate_billing_v1_AuthenticateReply__Output } from '../../../unigate/billing/v1/AuthenticateReply';
 import type { AuthenticateRequest as _unigate_billing_v1_AuthenticateRequest, AuthenticateRequest__Output as _unigate_billing_v1_AuthenticateRequest__Output } from '../../../unigate/billing/v1/AuthenticateRequest';
@@ -12,13 +13,16 @@ import type { CreatedKey as _unigate_billing_v1_CreatedKey, CreatedKey__Output a
 import type { CreditReply as _unigate_billing_v1_CreditReply, CreditReply__Output as _unigate_billing_v1_CreditReply__Output } from '../../../unigate/billing/v1/CreditReply';
 import type { CreditRequest as _unigate_billing_v1_CreditRequest, CreditRequest__Output as _unigate_billing_v1_CreditRequest__Output } from '../../../unigate/billing/v1/CreditRequest';
 import type { Empty as _unigate_billing_v1_Empty, Empty__Output as _unigate_billing_v1_Empty__Output } from '../../../unigate/billing/v1/Empty';
-import type { HoldReply as _unigate_billing_v1_HoldReply, HoldReply__Output as _unigate_billing_v1_HoldReply__Output } from '../../../unigate/billing/v1/HoldReply';
-import type { HoldRequest as _unigate_billing_v1_HoldRequest, HoldRequest__Output as _unigate_billing_v1_HoldRequest__Output } from '../../../unigate/billing/v1/HoldRequest';
+import type { KeyList as _unigate_billing_v1_KeyList, KeyList__Output as _unigate_billing_v1_KeyList__Output } from '../../../unigate/billing/v1/KeyList';
 import type { KeyRef as _unigate_billing_v1_KeyRef, KeyRef__Output as _unigate_billing_v1_KeyRef__Output } from '../../../unigate/billing/v1/KeyRef';
 import type { Quota as _unigate_billing_v1_Quota, Quota__Output as _unigate_billing_v1_Quota__Output } from '../../../unigate/billing/v1/Quota';
 import type { QuotaRequest as _unigate_billing_v1_QuotaRequest, QuotaRequest__Output as _unigate_billing_v1_QuotaRequest__Output } from '../../../unigate/billing/v1/QuotaRequest';
+import type { RegisterUserRequest as _unigate_billing_v1_RegisterUserRequest, RegisterUserRequest__Output as _unigate_billing_v1_RegisterUserRequest__Output } from '../../../unigate/billing/v1/RegisterUserRequest';
 import type { ReleaseHoldRequest as _unigate_billing_v1_ReleaseHoldRequest, ReleaseHoldRequest__Output as _unigate_billing_v1_ReleaseHoldRequest__Output } from '../../../unigate/billing/v1/ReleaseHoldRequest';
 import type { UsageList as _unigate_billing_v1_UsageList, UsageList__Output as _unigate_billing_v1_UsageList__Output } from '../../../unigate/billing/v1/UsageList';
+import type { User as _unigate_billing_v1_User, User__Output as _unigate_billing_v1_User__Output } from '../../../unigate/billing/v1/User';
+import type { VerifyUserReply as _unigate_billing_v1_VerifyUserReply, VerifyUserReply__Output as _unigate_billing_v1_VerifyUserReply__Output } from '../../../unigate/billing/v1/VerifyUserReply';
+import type { VerifyUserRequest as _unigate_billing_v1_VerifyUserRequest, VerifyUserRequest__Output as _unigate_billing_v1_VerifyUserRequest__Output } from '../../../unigate/billing/v1/VerifyUserRequest';
 
 export interface BillingServiceClient extends grpc.Client {
   Authenticate(argument: _unigate_billing_v1_AuthenticateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_AuthenticateReply__Output>): grpc.ClientUnaryCall;
@@ -66,6 +70,15 @@ export interface BillingServiceClient extends grpc.Client {
   getAccount(argument: _unigate_billing_v1_AccountRef, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Account__Output>): grpc.ClientUnaryCall;
   getAccount(argument: _unigate_billing_v1_AccountRef, callback: grpc.requestCallback<_unigate_billing_v1_Account__Output>): grpc.ClientUnaryCall;
   
+  GetAccountMoney(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_AccountMoneyReply__Output>): grpc.ClientUnaryCall;
+  GetAccountMoney(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_AccountMoneyReply__Output>): grpc.ClientUnaryCall;
+  GetAccountMoney(argument: _unigate_billing_v1_AccountRef, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_AccountMoneyReply__Output>): grpc.ClientUnaryCall;
+  GetAccountMoney(argument: _unigate_billing_v1_AccountRef, callback: grpc.requestCallback<_unigate_billing_v1_AccountMoneyReply__Output>): grpc.ClientUnaryCall;
+  getAccountMoney(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_AccountMoneyReply__Output>): grpc.ClientUnaryCall;
+  getAccountMoney(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_AccountMoneyReply__Output>): grpc.ClientUnaryCall;
+  getAccountMoney(argument: _unigate_billing_v1_AccountRef, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_AccountMoneyReply__Output>): grpc.ClientUnaryCall;
+  getAccountMoney(argument: _unigate_billing_v1_AccountRef, callback: grpc.requestCallback<_unigate_billing_v1_AccountMoneyReply__Output>): grpc.ClientUnaryCall;
+  
   GetQuota(argument: _unigate_billing_v1_QuotaRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Quota__Output>): grpc.ClientUnaryCall;
   GetQuota(argument: _unigate_billing_v1_QuotaRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_Quota__Output>): grpc.ClientUnaryCall;
   GetQuota(argument: _unigate_billing_v1_QuotaRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Quota__Output>): grpc.ClientUnaryCall;
@@ -74,6 +87,15 @@ export interface BillingServiceClient extends grpc.Client {
   getQuota(argument: _unigate_billing_v1_QuotaRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_Quota__Output>): grpc.ClientUnaryCall;
   getQuota(argument: _unigate_billing_v1_QuotaRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Quota__Output>): grpc.ClientUnaryCall;
   getQuota(argument: _unigate_billing_v1_QuotaRequest, callback: grpc.requestCallback<_unigate_billing_v1_Quota__Output>): grpc.ClientUnaryCall;
+  
+  ListKeys(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_KeyList__Output>): grpc.ClientUnaryCall;
+  ListKeys(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_KeyList__Output>): grpc.ClientUnaryCall;
+  ListKeys(argument: _unigate_billing_v1_AccountRef, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_KeyList__Output>): grpc.ClientUnaryCall;
+  ListKeys(argument: _unigate_billing_v1_AccountRef, callback: grpc.requestCallback<_unigate_billing_v1_KeyList__Output>): grpc.ClientUnaryCall;
+  listKeys(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_KeyList__Output>): grpc.ClientUnaryCall;
+  listKeys(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_KeyList__Output>): grpc.ClientUnaryCall;
+  listKeys(argument: _unigate_billing_v1_AccountRef, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_KeyList__Output>): grpc.ClientUnaryCall;
+  listKeys(argument: _unigate_billing_v1_AccountRef, callback: grpc.requestCallback<_unigate_billing_v1_KeyList__Output>): grpc.ClientUnaryCall;
   
   ListUsage(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
   ListUsage(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
@@ -84,14 +106,14 @@ export interface BillingServiceClient extends grpc.Client {
   listUsage(argument: _unigate_billing_v1_AccountRef, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
   listUsage(argument: _unigate_billing_v1_AccountRef, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
   
-  PlaceHold(argument: _unigate_billing_v1_HoldRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_HoldReply__Output>): grpc.ClientUnaryCall;
-  PlaceHold(argument: _unigate_billing_v1_HoldRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_HoldReply__Output>): grpc.ClientUnaryCall;
-  PlaceHold(argument: _unigate_billing_v1_HoldRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_HoldReply__Output>): grpc.ClientUnaryCall;
-  PlaceHold(argument: _unigate_billing_v1_HoldRequest, callback: grpc.requestCallback<_unigate_billing_v1_HoldReply__Output>): grpc.ClientUnaryCall;
-  placeHold(argument: _unigate_billing_v1_HoldRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_HoldReply__Output>): grpc.ClientUnaryCall;
-  placeHold(argument: _unigate_billing_v1_HoldRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_HoldReply__Output>): grpc.ClientUnaryCall;
-  placeHold(argument: _unigate_billing_v1_HoldRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_HoldReply__Output>): grpc.ClientUnaryCall;
-  placeHold(argument: _unigate_billing_v1_HoldRequest, callback: grpc.requestCallback<_unigate_billing_v1_HoldReply__Output>): grpc.ClientUnaryCall;
+  RegisterUser(argument: _unigate_billing_v1_RegisterUserRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_User__Output>): grpc.ClientUnaryCall;
+  RegisterUser(argument: _unigate_billing_v1_RegisterUserRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_User__Output>): grpc.ClientUnaryCall;
+  RegisterUser(argument: _unigate_billing_v1_RegisterUserRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_User__Output>): grpc.ClientUnaryCall;
+  RegisterUser(argument: _unigate_billing_v1_RegisterUserRequest, callback: grpc.requestCallback<_unigate_billing_v1_User__Output>): grpc.ClientUnaryCall;
+  registerUser(argument: _unigate_billing_v1_RegisterUserRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_User__Output>): grpc.ClientUnaryCall;
+  registerUser(argument: _unigate_billing_v1_RegisterUserRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_User__Output>): grpc.ClientUnaryCall;
+  registerUser(argument: _unigate_billing_v1_RegisterUserRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_User__Output>): grpc.ClientUnaryCall;
+  registerUser(argument: _unigate_billing_v1_RegisterUserRequest, callback: grpc.requestCallback<_unigate_billing_v1_User__Output>): grpc.ClientUnaryCall;
   
   ReleaseHold(argument: _unigate_billing_v1_ReleaseHoldRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Empty__Output>): grpc.ClientUnaryCall;
   ReleaseHold(argument: _unigate_billing_v1_ReleaseHoldRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_Empty__Output>): grpc.ClientUnaryCall;
@@ -111,6 +133,15 @@ export interface BillingServiceClient extends grpc.Client {
   revokeKey(argument: _unigate_billing_v1_KeyRef, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Empty__Output>): grpc.ClientUnaryCall;
   revokeKey(argument: _unigate_billing_v1_KeyRef, callback: grpc.requestCallback<_unigate_billing_v1_Empty__Output>): grpc.ClientUnaryCall;
   
+  VerifyUser(argument: _unigate_billing_v1_VerifyUserRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_VerifyUserReply__Output>): grpc.ClientUnaryCall;
+  VerifyUser(argument: _unigate_billing_v1_VerifyUserRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_VerifyUserReply__Output>): grpc.ClientUnaryCall;
+  VerifyUser(argument: _unigate_billing_v1_VerifyUserRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_VerifyUserReply__Output>): grpc.ClientUnaryCall;
+  VerifyUser(argument: _unigate_billing_v1_VerifyUserRequest, callback: grpc.requestCallback<_unigate_billing_v1_VerifyUserReply__Output>): grpc.ClientUnaryCall;
+  verifyUser(argument: _unigate_billing_v1_VerifyUserRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_VerifyUserReply__Output>): grpc.ClientUnaryCall;
+  verifyUser(argument: _unigate_billing_v1_VerifyUserRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_VerifyUserReply__Output>): grpc.ClientUnaryCall;
+  verifyUser(argument: _unigate_billing_v1_VerifyUserRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_VerifyUserReply__Output>): grpc.ClientUnaryCall;
+  verifyUser(argument: _unigate_billing_v1_VerifyUserRequest, callback: grpc.requestCallback<_unigate_billing_v1_VerifyUserReply__Output>): grpc.ClientUnaryCall;
+  
 }
 
 export interface BillingServiceHandlers extends grpc.UntypedServiceImplementation {
@@ -124,15 +155,21 @@ export interface BillingServiceHandlers extends grpc.UntypedServiceImplementatio
   
   GetAccount: grpc.handleUnaryCall<_unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_Account>;
   
+  GetAccountMoney: grpc.handleUnaryCall<_unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_AccountMoneyReply>;
+  
   GetQuota: grpc.handleUnaryCall<_unigate_billing_v1_QuotaRequest__Output, _unigate_billing_v1_Quota>;
+  
+  ListKeys: grpc.handleUnaryCall<_unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_KeyList>;
   
   ListUsage: grpc.handleUnaryCall<_unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_UsageList>;
   
-  PlaceHold: grpc.handleUnaryCall<_unigate_billing_v1_HoldRequest__Output, _unigate_billing_v1_HoldReply>;
+  RegisterUser: grpc.handleUnaryCall<_unigate_billing_v1_RegisterUserRequest__Output, _unigate_billing_v1_User>;
   
   ReleaseHold: grpc.handleUnaryCall<_unigate_billing_v1_ReleaseHoldRequest__Output, _unigate_billing_v1_Empty>;
   
   RevokeKey: grpc.handleUnaryCall<_unigate_billing_v1_KeyRef__Output, _unigate_billing_v1_Empty>;
+  
+  VerifyUser: grpc.handleUnaryCall<_unigate_billing_v1_VerifyUserRequest__Output, _unigate_billing_v1_VerifyUserReply>;
   
 }
 
@@ -142,9 +179,12 @@ export interface BillingServiceDefinition extends grpc.ServiceDefinition {
   CreateKey: MethodDefinition<_unigate_billing_v1_CreateKeyRequest, _unigate_billing_v1_CreatedKey, _unigate_billing_v1_CreateKeyRequest__Output, _unigate_billing_v1_CreatedKey__Output>
   Credit: MethodDefinition<_unigate_billing_v1_CreditRequest, _unigate_billing_v1_CreditReply, _unigate_billing_v1_CreditRequest__Output, _unigate_billing_v1_CreditReply__Output>
   GetAccount: MethodDefinition<_unigate_billing_v1_AccountRef, _unigate_billing_v1_Account, _unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_Account__Output>
+  GetAccountMoney: MethodDefinition<_unigate_billing_v1_AccountRef, _unigate_billing_v1_AccountMoneyReply, _unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_AccountMoneyReply__Output>
   GetQuota: MethodDefinition<_unigate_billing_v1_QuotaRequest, _unigate_billing_v1_Quota, _unigate_billing_v1_QuotaRequest__Output, _unigate_billing_v1_Quota__Output>
+  ListKeys: MethodDefinition<_unigate_billing_v1_AccountRef, _unigate_billing_v1_KeyList, _unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_KeyList__Output>
   ListUsage: MethodDefinition<_unigate_billing_v1_AccountRef, _unigate_billing_v1_UsageList, _unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_UsageList__Output>
-  PlaceHold: MethodDefinition<_unigate_billing_v1_HoldRequest, _unigate_billing_v1_HoldReply, _unigate_billing_v1_HoldRequest__Output, _unigate_billing_v1_HoldReply__Output>
+  RegisterUser: MethodDefinition<_unigate_billing_v1_RegisterUserRequest, _unigate_billing_v1_User, _unigate_billing_v1_RegisterUserRequest__Output, _unigate_billing_v1_User__Output>
   ReleaseHold: MethodDefinition<_unigate_billing_v1_ReleaseHoldRequest, _unigate_billing_v1_Empty, _unigate_billing_v1_ReleaseHoldRequest__Output, _unigate_billing_v1_Empty__Output>
   RevokeKey: MethodDefinition<_unigate_billing_v1_KeyRef, _unigate_billing_v1_Empty, _unigate_billing_v1_KeyRef__Output, _unigate_billing_v1_Empty__Output>
+  VerifyUser: MethodDefinition<_unigate_billing_v1_VerifyUserRequest, _unigate_billing_v1_VerifyUserReply, _unigate_billing_v1_VerifyUserRequest__Output, _unigate_billing_v1_VerifyUserReply__Output>
 }

@@ -3,10 +3,16 @@
 
 export interface CreateKeyRequest {
   'account_id'?: (string);
-  'spec_json'?: (string);
+  'name'?: (string);
+  'models'?: (string)[];
+  'rate_limit_rpm'?: (number);
+  'max_concurrency'?: (number);
 }
 
 export interface CreateKeyRequest__Output {
   'account_id': (string);
-  'spec_json': (string);
+  'name': (string);
+  'models': (string)[];
+  'rate_limit_rpm': (number);
+  'max_concurrency': (number);
 }

@@ -2,9 +2,11 @@
 
 
 export interface ReleaseHoldRequest {
+  'account_id'?: (string);
   'hold_id'?: (string);
 }
 
 export interface ReleaseHoldRequest__Output {
+  'account_id': (string);
   'hold_id': (string);
 }

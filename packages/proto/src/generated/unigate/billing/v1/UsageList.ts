@@ -1,10 +1,11 @@
 // Original file: proto/billing.proto
 
+import type { LedgerEntry as _unigate_billing_v1_LedgerEntry, LedgerEntry__Output as _unigate_billing_v1_LedgerEntry__Output } from '../../../unigate/billing/v1/LedgerEntry';
 
 export interface UsageList {
-  'json'?: (string);
+  'entries'?: (_unigate_billing_v1_LedgerEntry)[];
 }
 
 export interface UsageList__Output {
-  'json': (string);
+  'entries': (_unigate_billing_v1_LedgerEntry__Output)[];
 }

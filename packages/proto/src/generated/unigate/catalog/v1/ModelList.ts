@@ -2,9 +2,9 @@
 
 
 export interface ModelList {
-  'json'?: (string);
+  'models'?: (Buffer | Uint8Array | string)[];
 }
 
 export interface ModelList__Output {
-  'json': (string);
+  'models': (Buffer)[];
 }

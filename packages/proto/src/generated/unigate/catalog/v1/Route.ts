@@ -2,9 +2,9 @@
 
 
 export interface Route {
-  'json'?: (string);
+  'route'?: (Buffer | Uint8Array | string);
 }
 
 export interface Route__Output {
-  'json': (string);
+  'route': (Buffer);
 }

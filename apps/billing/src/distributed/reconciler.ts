@@ -1,0 +1,97 @@
+/**
+ * The reconciliation job: proves the copy of the money in Redis agrees with the ledger, and repairs
+ * it when it does not. For every account Redis holds:
+ * - a Redis version older than the ledger's (a lost update) → the ledger's balance is pushed;
+ * - the same version with another balance (should never happen) → a mismatch: counted, logged, and
+ *   the copy dropped so the next admission reloads it from the ledger;
+ * - reserved ≠ the sum of the live holds (should never happen) → a mismatch: counted, logged, dropped.
+ * `unigate_billing_reconcile_mismatches_total` counts what was found, by kind.
+ */
+import type { Logger } from '@unigate/platform';
+import { Counter } from 'prom-client';
+import { metricsRegistry } from '@unigate/platform';
+import type { AccountService } from '../domain/accounts';
+import type { RedisReservations } from '../reservations';
+
+export const reconcileMismatches = new Counter({
+  name: 'unigate_billing_reconcile_mismatches_total',
+  help: 'Differences the reconciliation job found between the ledger and the money in Redis, by kind',
+  labelNames: ['kind'] as const,
+  registers: [metricsRegistry],
+});
+
+export interface ReconcileReport {
+  accounts: number;
+  /** Redis was behind the ledger and got the ledger's balance (expected after a lost update). */
+  refreshed: number;
+  /** Redis disagreed with the ledger at the same version, or its holds did not add up. */
+  mismatched: number;
+}
+
+export class Reconciler {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<ReconcileReport>;
+
+  constructor(
+    private readonly accounts: AccountService,
+    private readonly redis: RedisReservations,
+    private readonly logger: Logger,
+  ) {}
+
+  /** One pass over every account Redis holds. */
+  run(): Promise<ReconcileReport> {
+    this.running ??= this.pass().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  /**
+   * A first pass at once, then one per interval: a billing process killed between a ledger commit
+   * and its Redis update left that account's copy behind, and admissions read the copy — it must not
+   * wait a whole interval to be repaired.
+   */
+  start(intervalMs: number): void {
+    if (this.timer) return;
+    const pass = () =>
+      void this.run().catch((err: unknown) => this.logger.warn({ err: String(err) }, 'reconciliation pass failed; will retry'));
+    pass();
+    this.timer = setInterval(pass, intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running?.catch(() => undefined);
+  }
+
+  private async pass(): Promise<ReconcileReport> {
+    const report: ReconcileReport = { accounts: 0, refreshed: 0, mismatched: 0 };
+    for await (const accountId of this.redis.accounts()) {
+      report.accounts++;
+      const [copy, truth] = await Promise.all([this.redis.read(accountId), this.accounts.money(accountId)]);
+      if (!copy) continue;
+      const mismatch = !truth
+        ? 'unknown_account'
+        : copy.version === truth.version && copy.balance_micros !== truth.balance_micros
+          ? 'balance'
+          : copy.version > truth.version
+            ? 'version_ahead'
+            : copy.reserved_micros !== copy.held_micros
+              ? 'reserved'
+              : undefined;
+      if (mismatch) {
+        report.mismatched++;
+        reconcileMismatches.inc({ kind: mismatch });
+        this.logger.error(
+          { account_id: accountId, kind: mismatch, redis: copy, ledger: truth },
+          'ledger and Redis disagree; dropping the copy',
+        );
+        await this.redis.forget(accountId);
+      } else if (truth && copy.version < truth.version) {
+        report.refreshed++;
+        await this.redis.applyLedger(accountId, truth);
+      }
+    }
+    return report;
+  }
+}

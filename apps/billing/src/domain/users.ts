@@ -1,0 +1,60 @@
+/**
+ * Dashboard users: sign-up (a user and its own account in one transaction) and password checks.
+ * Passwords are kept as argon2id PHC strings (hash-wasm: WebAssembly, so no native binary to ship).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { errors, type UserView } from '@unigate/contracts';
+import { argon2id, argon2Verify } from 'hash-wasm';
+import type { DataSource } from 'typeorm';
+import { insertAccount } from './accounts';
+import { UserEntity } from './entities';
+import { requireMicros } from './validate';
+
+/** OWASP's argon2id baseline: 19 MiB, 2 passes, 1 lane. */
+const ARGON2 = { parallelism: 1, iterations: 2, memorySize: 19_456, hashLength: 32 } as const;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const PASSWORD_MIN = 8;
+const PASSWORD_MAX = 200;
+
+export function normalizeEmail(email: string): string {
+  return typeof email === 'string' ? email.trim().toLowerCase() : '';
+}
+
+function hashPassword(password: string): Promise<string> {
+  return argon2id({ ...ARGON2, password, salt: randomBytes(16), outputType: 'encoded' });
+}
+
+export class UserService {
+  /** Checked against when the email is unknown, so both failures take as long. */
+  private dummyHash?: Promise<string>;
+
+  constructor(private readonly ds: DataSource) {}
+
+  async register(email: string, password: string, creditMicros: number): Promise<UserView> {
+    const normalized = normalizeEmail(email);
+    if (!EMAIL.test(normalized) || normalized.length > 254) throw errors.invalidRequest('email must be an email address', 'email');
+    if (typeof password !== 'string' || password.length < PASSWORD_MIN || password.length > PASSWORD_MAX)
+      throw errors.invalidRequest(`password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`, 'password');
+    requireMicros(creditMicros, 'credit_micros');
+    const taken = () => errors.conflict('An account with this email exists already.', 'email');
+    if (await this.ds.manager.existsBy(UserEntity, { email: normalized })) throw taken();
+    const passwordHash = await hashPassword(password);
+    return this.ds.transaction(async (m) => {
+      const account = await insertAccount(m, normalized, creditMicros);
+      const user = { id: randomUUID(), email: normalized, passwordHash, accountId: account.id };
+      // Two sign-ups racing for one email: the unique index decides, the loser's account rolls back.
+      await m.insert(UserEntity, user).catch((err: { code?: string }) => {
+        throw err.code === '23505' ? taken() : err;
+      });
+      return { id: user.id, email: normalized, account_id: account.id };
+    });
+  }
+
+  async verify(email: string, password: string): Promise<UserView | null> {
+    const user = await this.ds.manager.findOneBy(UserEntity, { email: normalizeEmail(email) });
+    if (typeof password !== 'string' || password.length > PASSWORD_MAX) return null;
+    const hash = user?.passwordHash ?? (await (this.dummyHash ??= hashPassword(randomBytes(16).toString('hex'))));
+    const ok = await argon2Verify({ password, hash });
+    return ok && user ? { id: user.id, email: user.email, account_id: user.accountId } : null;
+  }
+}

@@ -1,0 +1,342 @@
+/**
+ * The ledger of the embedded deployment (standalone: one process, PGlite), where this process is the
+ * only writer. Money lives in memory (reservations/memory-money.ts): admissions hold against it, and
+ * settlement charges it at once — no database statement on the request path. The ledger entries and
+ * balances follow in group commits: one transaction per commit window (COMMIT_WINDOW_MS) for every
+ * settlement of that window.
+ *
+ * Consistency: every database write and every load of an account's money run on one serial lane. A
+ * batch takes its entries and the balances they produced in the same synchronous step, so what it
+ * writes is always a consistent state: a crash loses at most the entries of the window not yet
+ * committed, with the balance they changed — never a charge without its entry. A credit is written in
+ * a batch too (relative to the stored balance, idempotent by reference) and reaches memory when it
+ * committed. On shutdown, `drain()` writes everything queued.
+ */
+import type { UsageRecorded } from '@unigate/contracts';
+import type { Logger } from '@unigate/platform';
+import { Histogram } from 'prom-client';
+import { metricsRegistry } from '@unigate/platform';
+import type { DataSource, EntityManager } from 'typeorm';
+import { findAccountRow, readAccount } from '../domain/account-queries';
+import { addToBalance, insertCredit } from '../domain/accounts';
+import type { LiveAccount, LiveMoney } from '../domain/live-money';
+import { entryRow, INSERT_ENTRIES_SQL, validUsageEvent, type EntryRow, type SettleOutcome } from '../domain/usage-event';
+import { holdOf } from '../domain/usage-settler';
+import { requireMicros } from '../domain/validate';
+import type { AccountMoney } from '@unigate/contracts';
+import { MemoryMoney } from '../reservations';
+import { LedgerJournal } from './ledger-journal';
+import { SerialLane } from './serial-lane';
+
+export interface EmbeddedLedgerOptions {
+  /** How long a settled charge may wait before its group commit starts (default COMMIT_WINDOW_MS). */
+  windowMs?: number;
+  /** How often the store is vacuumed and analyzed (default one minute). */
+  maintenanceMs?: number;
+  /** Where the write-ahead journal lives (standalone: in its data directory); none: no journal. */
+  journalDir?: string;
+}
+
+/** How long a settled charge may wait in memory before its group commit starts. */
+export const COMMIT_WINDOW_MS = 5;
+/** Request ids remembered to refuse a duplicate usage event before it reaches the database. */
+const RECENT_REQUESTS = 100_000;
+/** How often the embedded store is vacuumed and analyzed (it has no autovacuum daemon). */
+const MAINTENANCE_INTERVAL_MS = 60_000;
+/** The longest wait between retries of a failed group commit. */
+const MAX_RETRY_MS = 5_000;
+
+export const commitLag = new Histogram({
+  name: 'unigate_billing_commit_lag_seconds',
+  help: 'Embedded ledger: from a charge in memory to its ledger entry committed (the crash-loss window)',
+  buckets: [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.5, 1],
+  registers: [metricsRegistry],
+});
+
+interface PendingEntry {
+  kind: 'entry';
+  row: EntryRow;
+  at: number;
+}
+
+interface PendingCredit {
+  kind: 'credit';
+  accountId: string;
+  amount: number;
+  reference?: string;
+  done: (result: { balance: number } | { error: unknown }) => void;
+}
+
+type Pending = PendingEntry | PendingCredit;
+
+export class EmbeddedLedger implements LiveMoney {
+  readonly money: MemoryMoney;
+  private readonly lane = new SerialLane();
+  private queue: Pending[] = [];
+  private timer?: NodeJS.Timeout;
+  private readonly recent = new Set<string>();
+  /** Set by drain(): a stopped ledger schedules nothing, so no timer outlives the process's stores. */
+  private stopped = false;
+  /** Consecutive failed commits: each retry waits longer (up to MAX_RETRY_MS) instead of hammering a dead database. */
+  private failures = 0;
+
+  private readonly maintenance: NodeJS.Timeout;
+  private readonly windowMs: number;
+  private readonly journal?: LedgerJournal;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly logger: Logger,
+    opts: EmbeddedLedgerOptions = {},
+  ) {
+    this.windowMs = opts.windowMs ?? COMMIT_WINDOW_MS;
+    this.journal = opts.journalDir ? new LedgerJournal(opts.journalDir) : undefined;
+    this.money = new MemoryMoney((accountId) => this.load(accountId));
+    this.maintenance = setInterval(() => void this.maintain(), opts.maintenanceMs ?? MAINTENANCE_INTERVAL_MS);
+    this.maintenance.unref();
+  }
+
+  /**
+   * Writes the charges an earlier process settled but did not commit (it was killed between the two):
+   * each entry the ledger lacks is inserted and its charge taken from the stored balance. Idempotent
+   * by request id. Call before anything loads an account.
+   */
+  async recover(): Promise<number> {
+    const rows = this.journal?.leftovers() ?? [];
+    if (rows.length === 0) return 0;
+    const inserted = await this.lane.run(() =>
+      this.ds.transaction(async (m) => {
+        const written: Array<{ request_id: string }> = await m.query(INSERT_ENTRIES_SQL, [JSON.stringify(rows)]);
+        const ids = new Set(written.map((r) => r.request_id));
+        const charged = new Map<string, number>();
+        for (const r of rows.filter((x) => ids.has(x.request_id)))
+          charged.set(r.account_id, (charged.get(r.account_id) ?? 0) + r.charged_micros);
+        await m.query(
+          `UPDATE billing.accounts a SET balance_micros = a.balance_micros - c.charged FROM jsonb_to_recordset($1::jsonb) AS c(id uuid, charged bigint) WHERE a.id = c.id`,
+          [JSON.stringify([...charged].map(([id, amount]) => ({ id, charged: amount })))],
+        );
+        return written.length;
+      }),
+    );
+    this.journal!.committed(Number.MAX_SAFE_INTEGER - 1);
+    this.logger.info(
+      { journaled: rows.length, written: inserted },
+      'embedded ledger: charges of an earlier process recovered from its journal',
+    );
+    return inserted;
+  }
+
+  /**
+   * The embedded store has no autovacuum: every group commit rewrites account rows, and their dead
+   * versions would pile up (and plans go stale) for as long as the process runs. Done on the lane,
+   * between commits.
+   */
+  maintain(): Promise<void> {
+    return this.lane
+      .run(async () => {
+        await this.ds.query('VACUUM (ANALYZE) billing.accounts');
+        await this.ds.query('ANALYZE billing.ledger_entries');
+      })
+      .catch((err: unknown) => this.logger.warn({ err: String(err) }, 'embedded store maintenance failed'));
+  }
+
+  /** Settles a usage event: charged in memory now, its entry written in the next group commit. */
+  async settle(payload: unknown): Promise<SettleOutcome> {
+    const ev = validUsageEvent(payload, this.logger);
+    if (!ev) return 'rejected';
+    const account = this.money.peek(ev.account_id) ?? (await this.money.get(ev.account_id));
+    if (!account) {
+      this.logger.error({ event_id: ev.event_id, account_id: ev.account_id }, 'rejecting usage for an unknown account');
+      return 'rejected';
+    }
+    if (this.recent.has(ev.request_id)) return 'duplicate';
+    this.remember(ev.request_id);
+    account.drop(holdOf(ev));
+    const charged = account.charge(ev.cost_micros);
+    if (charged < ev.cost_micros) this.clamped(ev, charged);
+    this.enqueue({ kind: 'entry', row: entryRow(ev, charged, account.balance), at: performance.now() });
+    return 'settled';
+  }
+
+  async view(accountId: string): Promise<LiveAccount> {
+    const row = await readAccount(this.ds, accountId);
+    const account = await this.money.get(accountId);
+    return { name: row.name, balance_micros: account?.balance ?? row.balanceMicros, reserved_micros: account?.reserved ?? 0 };
+  }
+
+  async reserved(accountId: string): Promise<number> {
+    return this.money.peek(accountId)?.reservedAt(Date.now()) ?? 0;
+  }
+
+  credit(accountId: string, amountMicros: number, reference?: string): Promise<number> {
+    requireMicros(amountMicros, 'amount_micros', { positive: true });
+    return new Promise((resolve, reject) =>
+      this.enqueue({
+        kind: 'credit',
+        accountId,
+        amount: amountMicros,
+        reference,
+        done: (r) => ('error' in r ? reject(r.error) : resolve(r.balance)),
+      }),
+    );
+  }
+
+  async releaseHold(accountId: string, holdId: string): Promise<void> {
+    this.money.peek(accountId)?.drop(holdId);
+  }
+
+  /** The ledger's money, read on the lane (never between a write and its memory update). */
+  load(accountId: string): Promise<AccountMoney | null> {
+    return this.lane.run(async () => {
+      const row = await findAccountRow(this.ds, accountId);
+      return row && { balance_micros: row.balanceMicros, version: row.version };
+    });
+  }
+
+  /** Writes everything queued now and keeps running (tests and the dashboard read committed rows). */
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    for (let attempt = 0; attempt < 5 && this.queue.length > 0; attempt++) await this.commit();
+    await this.lane.idle();
+  }
+
+  /** Writes everything queued and stops (shutdown: nothing settled is lost on SIGTERM). */
+  async drain(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.maintenance);
+    await this.flush();
+    this.journal?.close();
+    if (this.queue.length > 0) {
+      // The database is gone: the journal keeps the entries for the next start (recover()); the log
+      // has them too, for an operator when there is no journal.
+      this.logger.error(
+        { entries: this.queue.filter((p) => p.kind === 'entry').map((p) => (p as PendingEntry).row), journaled: Boolean(this.journal) },
+        'embedded ledger could not write on shutdown',
+      );
+    }
+  }
+
+  private enqueue(p: Pending): void {
+    if (this.stopped) {
+      // After shutdown nothing writes any more: refuse a credit, leave a late charge in the log to replay.
+      if (p.kind === 'credit') p.done({ error: new Error('billing is shutting down') });
+      else this.logger.error({ entries: [p.row] }, 'embedded ledger settled after shutdown; entry not written');
+      return;
+    }
+    if (p.kind === 'entry') this.journal?.append(p.row);
+    this.queue.push(p);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    const delay = this.failures === 0 ? this.windowMs : Math.min(MAX_RETRY_MS, this.windowMs * 2 ** this.failures);
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.commit();
+    }, delay);
+  }
+
+  /**
+   * Writes what is queued. The batch and the balances it produced are taken in one synchronous step
+   * when the job starts on the lane — after every earlier batch committed and reached memory — so a
+   * batch never carries a balance older than what the database already has.
+   */
+  private commit(): Promise<void> {
+    let batch: Pending[] = [];
+    let segment: number | undefined;
+    return this.lane
+      .run(() => {
+        batch = this.queue;
+        this.queue = [];
+        if (batch.length === 0) return Promise.resolve();
+        // Entries settled from here on go to the next segment: this one holds only this batch's (and
+        // those of earlier batches that failed, which this batch carries again).
+        if (batch.some((p) => p.kind === 'entry')) segment = this.journal?.rotate();
+        const balances = new Map<string, number>();
+        for (const p of batch) if (p.kind === 'entry') balances.set(p.row.account_id, this.money.peek(p.row.account_id)!.balance);
+        return this.write(batch, balances);
+      })
+      .then(() => {
+        this.failures = 0;
+        if (segment !== undefined) this.journal?.committed(segment);
+      })
+      .catch((err: unknown) => {
+        this.failures = Math.min(this.failures + 1, 16);
+        // The database refused the batch: keep its entries for the next window rather than lose them;
+        // its credits fail (their caller retries, idempotent by reference).
+        this.logger.error({ err: String(err), entries: batch.length }, 'embedded ledger commit failed; retrying');
+        for (const p of batch) if (p.kind === 'credit') p.done({ error: err });
+        this.queue = [...batch.filter((p) => p.kind === 'entry'), ...this.queue];
+        if (this.queue.length > 0) this.schedule();
+      });
+  }
+
+  private async write(batch: Pending[], balances: Map<string, number>): Promise<void> {
+    const entries = batch.filter((p): p is PendingEntry => p.kind === 'entry');
+    const credits = batch.filter((p): p is PendingCredit => p.kind === 'credit');
+    const outcomes = await this.ds.transaction(async (m) => {
+      if (entries.length > 0) await this.writeEntries(m, entries, balances);
+      const done: Array<{ credit: PendingCredit; balance: number; applied: boolean } | { credit: PendingCredit; error: unknown }> = [];
+      for (const credit of credits) done.push(await this.writeCredit(m, credit));
+      return done;
+    });
+    const now = performance.now();
+    for (const e of entries) commitLag.observe((now - e.at) / 1000);
+    for (const o of outcomes) {
+      if ('error' in o) {
+        o.credit.done({ error: o.error });
+        continue;
+      }
+      // Committed: now memory may count it (an account loaded later reads it from the database).
+      const account = this.money.peek(o.credit.accountId);
+      if (account && o.applied) account.balance += o.credit.amount;
+      o.credit.done({ balance: account?.balance ?? o.balance });
+    }
+  }
+
+  private async writeEntries(m: EntityManager, entries: PendingEntry[], balances: Map<string, number>): Promise<void> {
+    const inserted: Array<{ request_id: string }> = await m.query(INSERT_ENTRIES_SQL, [JSON.stringify(entries.map((e) => e.row))]);
+    if (inserted.length !== entries.length) {
+      // Only possible for a duplicate that outlived the memory of recent requests: it was charged in
+      // memory but its request already has an entry, so give the charge back before writing balances.
+      const written = new Set(inserted.map((r) => r.request_id));
+      for (const e of entries.filter((x) => !written.has(x.row.request_id))) {
+        this.logger.error({ request_id: e.row.request_id }, 'duplicate usage reached the embedded ledger; charge returned');
+        balances.set(e.row.account_id, balances.get(e.row.account_id)! + e.row.charged_micros);
+        this.money.peek(e.row.account_id)!.balance += e.row.charged_micros;
+      }
+    }
+    await m.query(
+      `UPDATE billing.accounts a SET balance_micros = b.balance FROM jsonb_to_recordset($1::jsonb) AS b(id uuid, balance bigint) WHERE a.id = b.id`,
+      [JSON.stringify([...balances].map(([id, balance]) => ({ id, balance })))],
+    );
+  }
+
+  private async writeCredit(
+    m: EntityManager,
+    credit: PendingCredit,
+  ): Promise<{ credit: PendingCredit; balance: number; applied: boolean } | { credit: PendingCredit; error: unknown }> {
+    try {
+      const row = await readAccount(m, credit.accountId);
+      const applied = await insertCredit(m, credit.accountId, credit.amount, credit.reference);
+      if (!applied) return { credit, balance: row.balanceMicros, applied };
+      return { credit, balance: (await addToBalance(m, credit.accountId, credit.amount)).balance_micros, applied };
+    } catch (error) {
+      return { credit, error };
+    }
+  }
+
+  private remember(requestId: string): void {
+    this.recent.add(requestId);
+    if (this.recent.size > RECENT_REQUESTS) this.recent.delete(this.recent.values().next().value as string);
+  }
+
+  private clamped(ev: UsageRecorded, charged: number): void {
+    this.logger.warn(
+      { request_id: ev.request_id, account_id: ev.account_id, cost_micros: ev.cost_micros, charged_micros: charged },
+      'usage cost exceeded the balance; clamped at zero',
+    );
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Accounts' money in process memory, for the embedded deployment where one process is the only
+ * writer: the balance (loaded once from the ledger, then kept here), and the live holds against it.
+ * Every operation is synchronous once the account is loaded, so in one JavaScript thread each is
+ * atomic. Settlement charges the balance here first; the ledger catches up in short batches
+ * (embedded-ledger.ts).
+ */
+import type { AccountMoneyLoader } from './reservations';
+
+interface Hold {
+  amount: number;
+  expiresAt: number;
+}
+
+export class MemoryAccount {
+  reserved = 0;
+  readonly holds = new Map<string, Hold>();
+
+  constructor(
+    readonly id: string,
+    public balance: number,
+  ) {}
+
+  /** Money not held, after dropping holds that expired by `now`. */
+  available(now: number): number {
+    for (const [id, h] of this.holds) if (h.expiresAt <= now) this.drop(id);
+    return this.balance - this.reserved;
+  }
+
+  /** What live holds reserve at `now`. */
+  reservedAt(now: number): number {
+    this.available(now);
+    return this.reserved;
+  }
+
+  /** Reserves `amount` under `holdId` (idempotent); false when the available money is short. */
+  hold(holdId: string, amount: number, expiresAt: number, now: number): boolean {
+    if (this.holds.has(holdId)) return true;
+    if (this.available(now) < amount) return false;
+    this.holds.set(holdId, { amount, expiresAt });
+    this.reserved += amount;
+    return true;
+  }
+
+  /** Drops a hold (refunded or settled); unknown holds are fine. */
+  drop(holdId: string): void {
+    const h = this.holds.get(holdId);
+    if (!h) return;
+    this.holds.delete(holdId);
+    this.reserved -= h.amount;
+  }
+
+  /** Takes `cost` from the balance, at most what is there (the balance never goes below zero). */
+  charge(cost: number): number {
+    const charged = Math.min(cost, this.balance);
+    this.balance -= charged;
+    return charged;
+  }
+}
+
+export class MemoryMoney {
+  private readonly accounts = new Map<string, MemoryAccount>();
+  private readonly loading = new Map<string, Promise<MemoryAccount | null>>();
+
+  constructor(private readonly load: AccountMoneyLoader) {}
+
+  /** The account if it is in memory already (the synchronous path). */
+  peek(accountId: string): MemoryAccount | undefined {
+    return this.accounts.get(accountId);
+  }
+
+  /** The account, loaded from the ledger on first use; null when it does not exist. */
+  async get(accountId: string): Promise<MemoryAccount | null> {
+    const known = this.accounts.get(accountId);
+    if (known) return known;
+    let pending = this.loading.get(accountId);
+    if (!pending) {
+      pending = this.load(accountId)
+        .then((money) => {
+          if (!money) return null;
+          // A concurrent caller may have put it in memory meanwhile; the first one wins.
+          const account = this.accounts.get(accountId) ?? new MemoryAccount(accountId, money.balance_micros);
+          this.accounts.set(accountId, account);
+          return account;
+        })
+        .finally(() => this.loading.delete(accountId));
+      this.loading.set(accountId, pending);
+    }
+    return pending;
+  }
+}

@@ -1,0 +1,270 @@
+/**
+ * Reservations on Redis, shared by every edge replica and by billing: exact across replicas because
+ * each admission is one Lua script (redis-reservation-scripts.ts). The ledger in Postgres stays the
+ * truth: an account's balance is loaded into Redis from it when missing, every settlement and credit
+ * pushes the new balance with its version (a newer version always wins, so replays and reordering
+ * are harmless), and the reconciliation job (reconciler.ts) checks the two agree.
+ *
+ * Keys (docs/billing.md): `<prefix>{a:<account>}:money|holds|amounts` and
+ * `<prefix>{a:<account>}:k:<key>:rate|slots`.
+ */
+import { errors, type KeyPrincipal } from '@unigate/contracts';
+import type { Logger } from '@unigate/platform';
+import Redis from 'ioredis';
+import { HeartbeatLease } from './heartbeat-lease';
+import { ADMIT_LUA, APPLY_LUA, READ_LUA, REFRESH_LUA } from './redis-reservation-scripts';
+import {
+  concurrencyExceeded,
+  DEFAULT_LEASE_TTL_MS,
+  DEFAULT_WINDOW_MS,
+  holdTtlMs,
+  leaseIdFor,
+  limitOf,
+  NOTHING_TO_GIVE_BACK,
+  once,
+  rateExceeded,
+  reservationsUnavailable,
+  unknownAccount,
+  type AccountMoney,
+  type AccountMoneyLoader,
+  type AdmitRequest,
+  type Admitted,
+  type ReservationOptions,
+  type Reservations,
+} from './reservations';
+
+type Keys5 = [string, string, string, string, string];
+
+interface Commands {
+  unigateAdmit(...args: [...Keys5, number, number, string, number, number, number, string, number]): Promise<[number, number]>;
+  unigateApply(...args: [...Keys5, string, string, string, 'create' | 'update']): Promise<number>;
+  unigateRead(...args: Keys5): Promise<string[]>;
+  unigateRefresh(slots: string, id: string, ttlMs: number): Promise<number>;
+}
+
+/** What Redis holds for an account right now. */
+export interface RedisAccountMoney extends AccountMoney {
+  reserved_micros: number;
+  /** The sum of the amounts of the live holds: equals reserved when nothing is broken. */
+  held_micros: number;
+}
+
+export interface RedisReservationOptions extends ReservationOptions {
+  logger?: Logger;
+  /** Prepended to every key (default `unigate:`); tests use a unique one. */
+  keyPrefix?: string;
+  /** Where a missing balance is read from (billing's ledger); required to admit holds. */
+  load?: AccountMoneyLoader;
+}
+
+export class RedisReservations implements Reservations {
+  private readonly redis: Redis & Commands;
+  private readonly leases = new Set<HeartbeatLease>();
+  private readonly windowMs: number;
+  private readonly ttlMs: number;
+  private readonly prefix: string;
+
+  /** Takes ownership of `redis` (close() disconnects it); see connectRedisForReservations for its options. */
+  constructor(
+    redis: Redis,
+    private readonly opts: RedisReservationOptions = {},
+  ) {
+    this.windowMs = opts.windowMs ?? DEFAULT_WINDOW_MS;
+    this.ttlMs = opts.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+    this.prefix = opts.keyPrefix ?? 'unigate:';
+    redis.defineCommand('unigateAdmit', { numberOfKeys: 5, lua: ADMIT_LUA });
+    redis.defineCommand('unigateApply', { numberOfKeys: 5, lua: APPLY_LUA });
+    redis.defineCommand('unigateRead', { numberOfKeys: 5, lua: READ_LUA });
+    redis.defineCommand('unigateRefresh', { numberOfKeys: 1, lua: REFRESH_LUA });
+    this.redis = redis as Redis & Commands;
+  }
+
+  async admit(req: AdmitRequest): Promise<Admitted> {
+    const { principal, request_id: requestId, amount_micros: amount } = req;
+    const rpm = limitOf(principal.rate_limit_rpm);
+    const max = limitOf(principal.max_concurrency);
+    if (rpm === 0 && max === 0 && amount <= 0) return { holdId: null, refund: NOTHING_TO_GIVE_BACK, finish: NOTHING_TO_GIVE_BACK };
+    const keys = this.keys(principal);
+    const leaseId = leaseIdFor(requestId);
+    const run = () =>
+      this.redis.unigateAdmit(
+        ...keys,
+        rpm,
+        max,
+        leaseId,
+        this.windowMs,
+        this.ttlMs,
+        Math.max(0, amount),
+        requestId,
+        holdTtlMs(req.ttl_seconds),
+      );
+    let [verdict, detail] = await this.call(run, principal, requestId);
+    if (verdict === 3) {
+      // The account's money is not in Redis (first use, or Redis restarted): load it from the ledger.
+      const money = await this.load(principal.account_id);
+      await this.call(
+        () => this.redis.unigateApply(...keys, '', String(money.balance_micros), String(money.version), 'create'),
+        principal,
+        requestId,
+      );
+      [verdict, detail] = await this.call(run, principal, requestId);
+    }
+    if (verdict === 1) throw rateExceeded(rpm, detail);
+    if (verdict === 2) throw concurrencyExceeded(max);
+    if (verdict === 3) throw reservationsUnavailable();
+    if (verdict === 4) throw errors.insufficientBalance(amount, detail);
+
+    const finish = max > 0 ? this.lease(keys[1], leaseId, principal, requestId) : NOTHING_TO_GIVE_BACK;
+    const holdId = amount > 0 ? requestId : null;
+    return {
+      holdId,
+      // Fire and forget: the answer does not wait for Redis, and a hold or slot that cannot be given
+      // back expires by itself.
+      refund: once(async () => {
+        if (holdId)
+          await this.release(principal.account_id, holdId).catch((err: unknown) =>
+            this.warn('hold refund failed; it will expire', err, requestId),
+          );
+      }),
+      finish: once(finish),
+    };
+  }
+
+  async release(accountId: string, holdId: string): Promise<void> {
+    await this.redis.unigateApply(...this.accountKeys(accountId), holdId, '', '', 'update');
+  }
+
+  /**
+   * Billing's side: after the ledger changed an account's balance, push it (with its version) and
+   * drop the settled hold. A balance Redis does not hold yet is left for the next admission to load.
+   */
+  async applyLedger(accountId: string, money: AccountMoney, holdId?: string | null): Promise<void> {
+    await this.redis.unigateApply(
+      ...this.accountKeys(accountId),
+      holdId ?? '',
+      String(money.balance_micros),
+      String(money.version),
+      'update',
+    );
+  }
+
+  /** The account's money as Redis holds it (expired holds dropped first); null when absent. */
+  async read(accountId: string): Promise<RedisAccountMoney | null> {
+    const r = await this.redis.unigateRead(...this.accountKeys(accountId));
+    if (r.length === 0) return null;
+    return { balance_micros: Number(r[0]), version: Number(r[1]), reserved_micros: Number(r[2]), held_micros: Number(r[3]) };
+  }
+
+  /** Forgets an account's money in Redis; the next admission reloads it from the ledger. */
+  async forget(accountId: string): Promise<void> {
+    const [money, holds, amounts] = this.accountKeys(accountId).slice(2);
+    await this.redis.del(money, holds, amounts);
+  }
+
+  /** Every account whose money Redis holds (SCAN: bounded work per call, safe on a busy Redis). */
+  async *accounts(): AsyncGenerator<string> {
+    const pattern = `${this.prefix}{a:*}:money`;
+    const re = new RegExp(`^${escape(this.prefix)}\\{a:(.+)\\}:money$`);
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+      cursor = next;
+      for (const key of keys) {
+        const m = re.exec(key);
+        if (m) yield m[1];
+      }
+    } while (cursor !== '0');
+  }
+
+  async checkReady(): Promise<void> {
+    try {
+      await this.redis.ping();
+    } catch (err) {
+      throw new Error(`redis: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const lease of [...this.leases]) lease.stop();
+    this.redis.disconnect();
+  }
+
+  private async load(accountId: string): Promise<AccountMoney> {
+    if (!this.opts.load) throw reservationsUnavailable();
+    const money = await this.opts.load(accountId);
+    if (!money) throw unknownAccount(accountId);
+    return money;
+  }
+
+  private async call<T>(run: () => Promise<T>, principal: KeyPrincipal, requestId: string): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      this.opts.logger?.error({ key_id: principal.key_id, request_id: requestId, err: String(err) }, 'reservation store unavailable');
+      throw reservationsUnavailable();
+    }
+  }
+
+  private lease(slots: string, leaseId: string, principal: KeyPrincipal, requestId: string): () => Promise<void> {
+    const lease = new HeartbeatLease(
+      {
+        refresh: async () => (await this.redis.unigateRefresh(slots, leaseId, this.ttlMs)) === 1,
+        remove: async () => void (await this.redis.zrem(slots, leaseId)),
+      },
+      this.ttlMs,
+      (l) => this.leases.delete(l),
+      this.opts.logger,
+      { key_id: principal.key_id, request_id: requestId },
+    );
+    this.leases.add(lease);
+    return () => lease.release();
+  }
+
+  private accountKeys(accountId: string): Keys5 {
+    const tag = `${this.prefix}{a:${accountId}}`;
+    return [`${tag}:-`, `${tag}:-`, `${tag}:money`, `${tag}:holds`, `${tag}:amounts`];
+  }
+
+  private keys(p: KeyPrincipal): Keys5 {
+    const keys = this.accountKeys(p.account_id);
+    const tag = `${this.prefix}{a:${p.account_id}}:k:${p.key_id}`;
+    keys[0] = `${tag}:rate`;
+    keys[1] = `${tag}:slots`;
+    return keys;
+  }
+
+  private warn(msg: string, err: unknown, requestId: string): void {
+    this.opts.logger?.warn({ request_id: requestId, err: String(err) }, msg);
+  }
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * A Redis connection for reservations. Commands never wait in an offline queue and time out after a
+ * second, so an unreachable Redis turns into a prompt 503 (fail closed) instead of requests that
+ * hang; a command cut off by a disconnect is not re-sent, so an admission is never recorded twice.
+ * The client keeps reconnecting in the background; readiness reports whether it is connected.
+ */
+export function connectRedisForReservations(url: string, logger?: Logger, name = 'unigate-reservations'): Redis {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    autoResendUnfulfilledCommands: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: 1000,
+    connectTimeout: 2000,
+    connectionName: name,
+  });
+  let down = false;
+  redis.on('error', (err: Error) => {
+    if (!down) logger?.warn({ err: err.message }, 'redis (reservations) connection error');
+    down = true;
+  });
+  redis.on('ready', () => {
+    if (down) logger?.info('redis (reservations) reconnected');
+    down = false;
+  });
+  return redis;
+}

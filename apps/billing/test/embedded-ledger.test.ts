@@ -1,0 +1,193 @@
+/**
+ * Billing on the embedded store exactly as standalone composes it (PGlite behind our embedded wire
+ * server, pool of one): money in memory, the ledger in group commits. Concurrent admissions, credits
+ * and settlements end with exact balances; a commit lands within its window without anyone asking;
+ * a stop writes everything; a crash loses at most the last window and never leaves the database
+ * inconsistent (a charge without its entry, or an entry without its charge).
+ */
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EMBEDDED_POOL_SIZE, InMemoryEventBus, startEmbeddedPostgres, type EmbeddedPostgres } from '@unigate/platform';
+import type { DataSource } from 'typeorm';
+import { COMMIT_WINDOW_MS, createBillingDomain, openBillingDataSource, type BillingDomain } from '../src';
+import { EmbeddedLedger } from '../src/embedded/embedded-ledger';
+import { balanceMicros, ledgerCount, logger, principal, usageEvent, waitFor } from './harness';
+
+let dir: string;
+let pg: EmbeddedPostgres;
+let ds: DataSource;
+let bus: InMemoryEventBus;
+let domain: BillingDomain;
+
+async function open(): Promise<void> {
+  pg = await startEmbeddedPostgres(dir);
+  ds = await openBillingDataSource({ url: pg.url, poolSize: EMBEDDED_POOL_SIZE, logger });
+  bus = new InMemoryEventBus({ logger });
+  domain = createBillingDomain({ dataSource: ds, bus, logger, mode: { kind: 'embedded', journalDir: join(dir, 'journal') } });
+  await domain.start();
+}
+
+/** A clean stop: billing writes what it settled, then the database closes. */
+async function shut(): Promise<void> {
+  await domain.stop();
+  await bus.close();
+  await ds.destroy();
+  await pg.close();
+}
+
+const admit = (accountId: string, requestId: string, amount: number) =>
+  domain.reservations!.admit({ principal: principal(accountId), request_id: requestId, amount_micros: amount });
+
+/** The ledger proves the balance: opening credit + credits − every charge == the stored balance. */
+async function ledgerProvesBalance(accountId: string): Promise<{ balance: number; proven: number }> {
+  const [r] = await ds.query(
+    `SELECT a.balance_micros::text AS balance,
+            ((SELECT COALESCE(SUM(amount_micros), 0) FROM billing.credits c WHERE c.account_id = a.id)
+              - (SELECT COALESCE(SUM(charged_micros), 0) FROM billing.ledger_entries l WHERE l.account_id = a.id))::text AS proven
+     FROM billing.accounts a WHERE a.id = $1`,
+    [accountId],
+  );
+  return { balance: Number(r.balance), proven: Number(r.proven) };
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'unigate-billing-'));
+  await open();
+});
+afterAll(async () => {
+  await shut();
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('40 concurrent admissions on a balance that fits 25 hold exactly 25, with no database statement', async () => {
+  const acc = await domain.billing.createAccount('embedded-race', 25_000);
+  const results = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => admit(acc.id, `race-${i}`, 1_000)));
+  expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(25);
+  for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ status: 402 });
+  expect(await domain.billing.getAccount(acc.id)).toMatchObject({ balance_usd: 0.025, reserved_usd: 0.025 });
+});
+
+test('admissions, credits and settlements interleaved 40-wide end with exact balances, and survive a restart', async () => {
+  const acc = await domain.billing.createAccount('embedded-mix', 1_000_000);
+  const ops: Array<Promise<unknown>> = [];
+  for (let i = 0; i < 40; i++) {
+    ops.push(domain.billing.credit(acc.id, 3_000, `ref-${i % 30}`)); // 30 distinct references, 10 repeats
+    ops.push(domain.settle(usageEvent(acc.id, { request_id: `direct-${i}`, cost_micros: 700 })));
+    ops.push(domain.settle(usageEvent(acc.id, { request_id: `dup-${i % 20}`, cost_micros: 500 }))); // 20 twice
+    ops.push(admit(acc.id, `hold-${i}`, 1_000));
+  }
+  await Promise.all(ops);
+
+  const expected = 1_000_000 + 30 * 3_000 - 40 * 700 - 20 * 500;
+  expect(await domain.billing.getAccount(acc.id)).toMatchObject({ balance_usd: expected / 1e6, reserved_usd: 0.04 });
+  await waitFor('the group commits', async () => (await ledgerCount(ds, acc.id)) === 60);
+  expect(await balanceMicros(ds, acc.id)).toBe(expected);
+  expect(await ledgerProvesBalance(acc.id)).toEqual({ balance: expected, proven: expected });
+
+  await shut();
+  await open();
+  expect(await balanceMicros(ds, acc.id)).toBe(expected);
+  expect(await ledgerCount(ds, acc.id)).toBe(60);
+  // Holds lived in memory only: after the restart the money is available again.
+  expect(await domain.billing.getAccount(acc.id)).toMatchObject({ balance_usd: expected / 1e6, reserved_usd: 0 });
+});
+
+test('a settlement reaches the database within its commit window without anyone flushing', async () => {
+  const acc = await domain.billing.createAccount('embedded-window', 1_000_000);
+  await admit(acc.id, 'window-1', 10_000);
+  expect(await domain.settle(usageEvent(acc.id, { request_id: 'window-1', hold_id: 'window-1', cost_micros: 4_000 }))).toBe('settled');
+  const settledAt = performance.now();
+  await waitFor('the commit', async () => (await ledgerCount(ds, acc.id)) === 1, 5_000);
+  // Generous bound for a shared machine; the window itself is COMMIT_WINDOW_MS (docs/billing.md).
+  expect(performance.now() - settledAt).toBeLessThan(COMMIT_WINDOW_MS + 1_000);
+  expect(await balanceMicros(ds, acc.id)).toBe(996_000);
+});
+
+test('a credit and the first load of its account racing each other never lose the credit', async () => {
+  for (let round = 0; round < 10; round++) {
+    const acc = await domain.billing.createAccount(`embedded-load-${round}`, 1_000);
+    // The account is not in memory yet: the admission loads it while the credit is being written.
+    const [credited] = await Promise.all([
+      domain.billing.credit(acc.id, 5_000, `load-${round}`),
+      admit(acc.id, `load-${round}`, 500).catch(() => null),
+    ]);
+    expect(credited.balance_usd).toBe(0.006);
+    expect(await domain.billing.getAccount(acc.id)).toMatchObject({ balance_usd: 0.006 });
+    await domain.settle(usageEvent(acc.id, { request_id: `load-charge-${round}`, cost_micros: 100 }));
+    await domain.flush();
+    expect(await balanceMicros(ds, acc.id)).toBe(5_900);
+  }
+});
+
+test('a crash between a charge and its commit loses nothing: the journal is replayed at the next start', async () => {
+  const acc = await domain.billing.createAccount('embedded-crash', 10_000_000);
+  for (let i = 0; i < 200; i++) {
+    await domain.settle(usageEvent(acc.id, { request_id: `crash-${i}`, cost_micros: 1_000 + i }));
+    if (i % 20 === 0) await new Promise((r) => setTimeout(r, COMMIT_WINDOW_MS * 2));
+  }
+  // "kill -9": the database goes away under billing, nothing can be written any more.
+  const crashed = domain;
+  await pg.close();
+  await crashed.stop().catch(() => undefined);
+  await ds.destroy().catch(() => undefined);
+  await bus.close();
+
+  await open();
+  expect(await ledgerCount(ds, acc.id)).toBe(200);
+  const proof = await ledgerProvesBalance(acc.id);
+  expect(proof.balance).toBe(proof.proven);
+  // 200 charges of 1,000 + i micro-dollars each.
+  expect(proof.balance).toBe(10_000_000 - (200 * 1_000 + (199 * 200) / 2));
+});
+
+test('replaying a journal whose batches had committed changes nothing', async () => {
+  const acc = await domain.billing.createAccount('embedded-replay', 1_000_000);
+  await domain.settle(usageEvent(acc.id, { request_id: 'replay-1', cost_micros: 5_000 }));
+  await domain.flush();
+  // A copy of the committed entry left behind, as if the process died before deleting its segment.
+  const journal = join(dir, 'journal');
+  const [row] = await ds.query(`SELECT * FROM billing.ledger_entries WHERE request_id = 'replay-1'`);
+  writeFileSync(join(journal, '1.jsonl'), `${JSON.stringify({ ...row, id: randomUUID(), charged_micros: 5_000 })}\n`);
+  const replaying = new EmbeddedLedger(ds, logger, { journalDir: journal });
+  expect(await replaying.recover()).toBe(0);
+  await replaying.drain();
+  expect(await balanceMicros(ds, acc.id)).toBe(995_000);
+  expect(await ledgerCount(ds, acc.id)).toBe(1);
+});
+
+test('a failing database is retried with growing waits, and a stopped ledger leaves no retry behind', async () => {
+  const acc = await domain.billing.createAccount('embedded-backoff', 1_000_000);
+  const failing = jest.spyOn(ds, 'transaction').mockRejectedValue(new Error('database gone'));
+  try {
+    await domain.settle(usageEvent(acc.id, { request_id: 'backoff-1', cost_micros: 1_000 }));
+    await new Promise((r) => setTimeout(r, 400));
+    // A fixed 5 ms window would have tried about 80 times; doubling waits try fewer than 10.
+    expect(failing.mock.calls.length).toBeGreaterThan(1);
+    expect(failing.mock.calls.length).toBeLessThan(10);
+    await domain.stop();
+    const afterStop = failing.mock.calls.length;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(failing.mock.calls.length).toBe(afterStop);
+  } finally {
+    failing.mockRestore();
+  }
+});
+
+test('maintenance vacuums and analyzes on the embedded store (it has no autovacuum), on the lane, without error', async () => {
+  const ledger = new EmbeddedLedger(ds, logger);
+  const query = jest.spyOn(ds, 'query');
+  const warn = jest.spyOn(logger, 'warn');
+  try {
+    await ledger.maintain();
+    expect(query.mock.calls.map((c) => c[0])).toEqual(['VACUUM (ANALYZE) billing.accounts', 'ANALYZE billing.ledger_entries']);
+    await Promise.all(query.mock.results.map((r) => r.value));
+    expect(warn).not.toHaveBeenCalled();
+  } finally {
+    query.mockRestore();
+    warn.mockRestore();
+    await ledger.drain();
+  }
+});

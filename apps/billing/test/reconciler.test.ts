@@ -1,0 +1,90 @@
+/**
+ * The reconciliation job proves the copy of the money in Redis agrees with the ledger: a copy left
+ * behind by a lost update is brought up to date; a copy that disagrees at the same version, or whose
+ * holds do not add up, is counted as a mismatch and dropped (the next admission reloads it).
+ */
+import { randomUUID } from 'node:crypto';
+import { metricsRegistry } from '@unigate/platform';
+import { redisUrl } from '@unigate/testing';
+import Redis from 'ioredis';
+import { Reconciler } from '../src';
+import { AccountService } from '../src/domain/accounts';
+import { hold, logger, readMoney, startHarness, waitFor, type Harness } from './harness';
+
+let h: Harness;
+let raw: Redis;
+beforeAll(async () => {
+  h = await startHarness({ mode: 'redis' });
+  raw = new Redis(redisUrl());
+});
+afterAll(async () => {
+  raw.disconnect();
+  await h.close();
+});
+
+/** The raw key of an account's money hash (redis-reservation-scripts.ts), found by scanning. */
+async function moneyKey(accountId: string): Promise<string> {
+  const [, keys] = await raw.scan('0', 'MATCH', `*{a:${accountId}}:money`, 'COUNT', 10_000);
+  expect(keys).toHaveLength(1);
+  return keys[0];
+}
+
+async function mismatches(kind: string): Promise<number> {
+  const metric = await metricsRegistry.getSingleMetric('unigate_billing_reconcile_mismatches_total')!.get();
+  return metric.values.find((v) => v.labels.kind === kind)?.value ?? 0;
+}
+
+test('agreeing copies are left alone', async () => {
+  const acc = await h.domain.billing.createAccount('agree', 50_000);
+  await hold(h, acc.id, 1_000);
+  const report = await h.domain.reconcile();
+  expect(report.mismatched).toBe(0);
+  expect(await readMoney(h, acc.id)).toEqual({ balance: 50_000, copy: 50_000, reserved: 1_000 });
+});
+
+test('a copy behind the ledger (a lost update) gets the ledger’s balance', async () => {
+  const acc = await h.domain.billing.createAccount('behind', 50_000);
+  await hold(h, acc.id, 1_000);
+  // The ledger changes without telling Redis, as when billing dies between commit and push.
+  await h.ds.query(`UPDATE billing.accounts SET balance_micros = 42000 WHERE id = $1`, [acc.id]);
+  const report = await h.domain.reconcile();
+  expect(report.refreshed).toBeGreaterThanOrEqual(1);
+  expect(await readMoney(h, acc.id)).toEqual({ balance: 42_000, copy: 42_000, reserved: 1_000 });
+});
+
+test('a billing process that starts repairs a copy left behind at once, not after an interval', async () => {
+  const acc = await h.domain.billing.createAccount('behind-at-start', 50_000);
+  await hold(h, acc.id, 1_000);
+  await h.ds.query(`UPDATE billing.accounts SET balance_micros = 41000 WHERE id = $1`, [acc.id]);
+  const reconciler = new Reconciler(new AccountService(h.ds), h.redis!, logger);
+  reconciler.start(3_600_000);
+  try {
+    await waitFor('the first pass', async () => (await readMoney(h, acc.id)).copy === 41_000, 10_000);
+  } finally {
+    await reconciler.stop();
+  }
+});
+
+test('a copy that disagrees at the same version is a mismatch: counted, dropped, and reloaded on next use', async () => {
+  const acc = await h.domain.billing.createAccount('corrupt', 50_000);
+  await hold(h, acc.id, 1_000);
+  const before = await mismatches('balance');
+  await raw.hset(await moneyKey(acc.id), 'balance', '999999');
+  const report = await h.domain.reconcile();
+  expect(report.mismatched).toBeGreaterThanOrEqual(1);
+  expect(await mismatches('balance')).toBe(before + 1);
+  expect(await h.redis!.read(acc.id)).toBeNull();
+  // The next admission reloads from the ledger: only the ledger's 50 000 are there to hold.
+  await expect(hold(h, acc.id, 50_001)).rejects.toMatchObject({ status: 402 });
+  await expect(hold(h, acc.id, 50_000)).resolves.toMatchObject({ holdId: expect.any(String) });
+});
+
+test('reservations that do not add up to the holds are a mismatch too', async () => {
+  const acc = await h.domain.billing.createAccount('reserved', 50_000);
+  await hold(h, acc.id, 2_000, `req_${randomUUID()}`);
+  const before = await mismatches('reserved');
+  await raw.hincrby(await moneyKey(acc.id), 'reserved', 5);
+  await h.domain.reconcile();
+  expect(await mismatches('reserved')).toBe(before + 1);
+  expect(await h.redis!.read(acc.id)).toBeNull();
+});

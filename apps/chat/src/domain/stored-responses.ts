@@ -1,0 +1,74 @@
+/**
+ * Conversation state for POST /v1/responses, around the service's runner (an EndpointPort decorator,
+ * so the edge stays generic and the adapters stay translation):
+ *
+ * - before the call, `previous_response_id` is resolved in the caller's account — another account's
+ *   or an unknown id is a 404 — and the earlier turns are put in front of the new input;
+ * - after it, a response asked to be stored (`store` is true unless the client says false) is kept
+ *   with its whole conversation, before the terminal event goes out, so the client's next request
+ *   always finds it. Only completed and incomplete responses are kept; nothing is kept for store:false.
+ *
+ * Every other endpoint passes straight through.
+ */
+import {
+  errors,
+  inputItems,
+  responsesSpec,
+  type EndpointCall,
+  type EndpointPort,
+  type ResponsesInputItem,
+  type ResponsesRequest,
+  type ResponsesResponse,
+  type ResponsesStreamEvent,
+  type UpstreamTiming,
+} from '@unigate/contracts';
+import type { ResponsesStore } from './responses-store';
+
+const KEPT_STATUSES = new Set(['completed', 'incomplete']);
+
+export class StoredResponses implements EndpointPort {
+  constructor(
+    private readonly inner: EndpointPort,
+    private readonly store: ResponsesStore,
+  ) {}
+
+  async call(call: EndpointCall, signal?: AbortSignal, timing?: UpstreamTiming): Promise<unknown> {
+    if (call.endpoint !== responsesSpec.name) return this.inner.call(call, signal, timing);
+    const resolved = await this.resolve(call);
+    const response = (await this.inner.call(resolved, signal, timing)) as ResponsesResponse;
+    await this.keep(call, resolved, response);
+    return response;
+  }
+
+  async *stream(call: EndpointCall, signal: AbortSignal, timing?: UpstreamTiming): AsyncIterable<unknown> {
+    if (call.endpoint !== responsesSpec.name) return yield* this.inner.stream(call, signal, timing);
+    const resolved = await this.resolve(call);
+    for await (const item of this.inner.stream(resolved, signal, timing)) {
+      const ev = item as ResponsesStreamEvent;
+      if (ev.type === 'response.completed' || ev.type === 'response.incomplete') await this.keep(call, resolved, ev.response);
+      yield item;
+    }
+  }
+
+  /** The call with the stored conversation in front of its input. */
+  private async resolve(call: EndpointCall): Promise<EndpointCall> {
+    const body = call.body as ResponsesRequest;
+    const previous = body.previous_response_id;
+    if (!previous) return call;
+    const stored = await this.store.load(call.account_id, previous);
+    if (!stored) throw errors.notFound(`Previous response with id '${previous}'`, 'previous_response_id');
+    const input: ResponsesInputItem[] = [...stored.items, ...inputItems(body)];
+    return { ...call, body: { ...body, input } };
+  }
+
+  private async keep(original: EndpointCall, resolved: EndpointCall, response: ResponsesResponse): Promise<void> {
+    if ((original.body as ResponsesRequest).store === false || !KEPT_STATUSES.has(response.status ?? 'completed')) return;
+    const body = resolved.body as ResponsesRequest;
+    await this.store.save({
+      id: response.id,
+      account_id: original.account_id,
+      model: body.model,
+      items: [...inputItems(body), ...(response.output as ResponsesInputItem[])],
+    });
+  }
+}

@@ -1,0 +1,5 @@
+import { ChatResponses1737000000000 } from './1737000000000-chat-responses';
+import { ResponsesItemsText1738000000000 } from './1738000000000-responses-items-text';
+
+/** Every chat migration, oldest first (classes, so bundling and tests need no globbing). */
+export const CHAT_MIGRATIONS = [ChatResponses1737000000000, ResponsesItemsText1738000000000];

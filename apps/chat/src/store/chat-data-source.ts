@@ -1,0 +1,25 @@
+/** The chat service's Postgres schema, migrated (packages/platform createDataSource). */
+import { createDataSource, type Logger } from '@unigate/platform';
+import type { DataSource } from 'typeorm';
+import { CHAT_MIGRATIONS } from '../migrations';
+import { StoredResponseEntity } from './stored-response.entity';
+
+export const CHAT_SCHEMA = 'chat';
+
+export interface OpenChatDataSourceOptions {
+  url: string;
+  /** 1 on the embedded store (EMBEDDED_POOL_SIZE); default 10. */
+  poolSize?: number;
+  logger?: Logger;
+}
+
+export function openChatDataSource(opts: OpenChatDataSourceOptions): Promise<DataSource> {
+  return createDataSource({
+    url: opts.url,
+    schema: CHAT_SCHEMA,
+    entities: [StoredResponseEntity],
+    migrations: CHAT_MIGRATIONS,
+    poolSize: opts.poolSize,
+    logger: opts.logger,
+  });
+}

@@ -1,0 +1,78 @@
+/**
+ * The MCP server at /mcp (streamable HTTP transport), stateless: every POST carries its own
+ * JSON-RPC exchange and is answered by a fresh server, so any edge replica serves any request and
+ * nothing is kept between them. GET (a server-initiated stream) and DELETE (ending a session) have
+ * nothing to do without sessions: 405, as the transport spec allows.
+ *
+ * The caller authenticates with the same API key as the HTTP API: 401 without one, pointing at the
+ * protected-resource metadata (MCP authorization spec).
+ */
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { AnyEndpointSpec, BillingPort, CatalogPort } from '@unigate/contracts';
+import type { Logger } from '@unigate/platform';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Authenticator } from '../auth/authenticator';
+import { sendError, toGatewayError } from '../http/error-renderer';
+import { EDGE_VERSION } from '../version';
+import { LocalCalls } from './local-calls';
+import { createMcpServer } from './mcp-server';
+import { MCP_PATH, registerProtectedResourceMetadata, resourceMetadataUrl } from './protected-resource';
+import { GATEWAY_RESOURCES } from './resources';
+import { gatewayTools } from './tools';
+
+export interface McpDeps {
+  auth: Authenticator;
+  billing: BillingPort;
+  catalog: CatalogPort;
+  /** The endpoint specs the edge serves: one tool each. */
+  specs: readonly AnyEndpointSpec[];
+  logger: Logger;
+}
+
+export function registerMcp(fastify: FastifyInstance, deps: McpDeps): void {
+  const tools = gatewayTools(deps.specs);
+  const local = new LocalCalls(fastify);
+  registerProtectedResourceMetadata(fastify);
+
+  const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
+    try {
+      request.principal = await deps.auth.authenticate(request);
+    } catch (err) {
+      const failure = toGatewayError(err, deps.logger, String(request.id));
+      if (failure.status === 401) void reply.header('www-authenticate', `Bearer resource_metadata="${resourceMetadataUrl(request)}"`);
+      return sendError(reply, request, failure, 'B');
+    }
+  };
+
+  fastify.post(MCP_PATH, { onRequest: authenticate }, async (request, reply) => {
+    const server = createMcpServer({
+      version: EDGE_VERSION,
+      tools,
+      resources: GATEWAY_RESOURCES,
+      context: {
+        principal: request.principal!,
+        http: local.as(request.headers.authorization!, { protocol: request.protocol, host: request.host }),
+        billing: deps.billing,
+        catalog: deps.catalog,
+        specs: deps.specs,
+      },
+    });
+    // Plain JSON answers: each request is one exchange, and proxies pass JSON more readily than SSE.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // The transport writes the answer itself; headers Fastify would have added go on the raw reply.
+    reply.hijack();
+    reply.raw.setHeader('x-request-id', String(request.id));
+    // Closing the server aborts a tool call still running: a client that left stops its upstream call.
+    reply.raw.once('close', () => void server.close());
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  });
+
+  const noSessions = async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .status(405)
+      .header('allow', 'POST')
+      .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send POST.' }, id: null });
+  fastify.get(MCP_PATH, { onRequest: authenticate }, noSessions);
+  fastify.delete(MCP_PATH, { onRequest: authenticate }, noSessions);
+}

@@ -1,0 +1,222 @@
+/**
+ * The one edge pipeline: every metered endpoint (contracts' endpoint specs) runs through it.
+ *
+ *   authenticate (a route hook, before the body is read: a bad key is 401 whatever the body)
+ *   → validate with the spec's schema (400 naming the field)
+ *   → route: the model, its kind, whether the key may use it (404/400/403)
+ *   → plan: the model's rules (400) and the worst case
+ *   → admit: limits and the hold (429/402), before any upstream call
+ *   → call the owning service (in-process or one gRPC hop), as JSON or a stream written as it comes
+ *   → on failure the hold goes back; on success billing settles it from the usage event.
+ *
+ * Errors are rendered in the endpoint's shape (SPEC.md §7) by the one error renderer.
+ */
+import { context, propagation } from '@opentelemetry/api';
+import {
+  costMicros,
+  errors,
+  GatewayError,
+  parseOrThrow,
+  type AnyEndpointSpec,
+  type Attachment,
+  type CapabilityService,
+  type CatalogPort,
+  type EndpointCall,
+  type EndpointPort,
+  type KeyPrincipal,
+  type ModelRoute,
+} from '@unigate/contracts';
+import type { Logger } from '@unigate/platform';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendError, toGatewayError } from '../http/error-renderer';
+import { OverheadClock } from '../http/overhead-clock';
+import { SSE_HEADERS, sseFrame, streamReply } from '../http/stream-reply';
+import type { Admitted, Reservations } from '@unigate/billing/reservations';
+import { readMultipart } from './multipart-body';
+
+/** A refused request's unread body up to this size is drained rather than cut off with the connection. */
+const UNREAD_BODY_KEPT_BYTES = 1024 * 1024;
+
+export interface PipelineDeps {
+  catalog: CatalogPort;
+  /** Limits and the hold in one step (Redis in distributed mode, memory in standalone). */
+  reservations: Reservations;
+  /** The capability services this deployment runs; an endpoint of a missing one is not served. */
+  services: Partial<Record<CapabilityService, EndpointPort>>;
+  logger: Logger;
+}
+
+export class EndpointPipeline {
+  constructor(private readonly deps: PipelineDeps) {}
+
+  serves(spec: AnyEndpointSpec): boolean {
+    return this.deps.services[spec.service] !== undefined;
+  }
+
+  async handle(spec: AnyEndpointSpec, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const requestId = String(request.id);
+    for (const [name, value] of Object.entries(spec.replyHeaders?.(requestId) ?? {})) void reply.header(name, value);
+    let family: string | undefined;
+    let modelId: string | undefined;
+    let admitted: Admitted | undefined;
+    try {
+      const principal = request.principal;
+      if (!principal) throw errors.invalidApiKey();
+      let files: Attachment[] = [];
+      let input: unknown = request.body;
+      if (spec.body?.kind === 'multipart') ({ fields: input, files } = await readMultipart(request, spec.body));
+      const body = parseOrThrow(spec.request, input);
+      const model = spec.modelOf(body);
+      const route = await this.route(spec, principal, model).catch((err: unknown) => {
+        const unknown = GatewayError.is(err) && err.code === 'model_not_found' ? spec.unknownModel?.(model) : undefined;
+        if (!unknown) throw err;
+        family = unknown.family;
+        throw unknown.error;
+      });
+      family = route.model.family;
+      modelId = route.model.id;
+      const plan = spec.plan(route.model, body, files);
+      const clock = new OverheadClock(reply);
+      if (plan.worstCase) {
+        const holdMicros = costMicros(route.model.prices, plan.worstCase);
+        const current = await this.deps.reservations.admit({
+          principal,
+          request_id: requestId,
+          amount_micros: holdMicros,
+          ttl_seconds: plan.holdTtlSeconds,
+        });
+        admitted = current;
+        // The slot goes back the moment the client leaves, not when the upstream call has wound down.
+        reply.raw.once('close', () => void current.finish());
+      }
+      const call: EndpointCall = {
+        endpoint: spec.name,
+        request_id: requestId,
+        account_id: principal.account_id,
+        key_id: principal.key_id,
+        hold_id: admitted?.holdId ?? null,
+        route,
+        body,
+        options: spec.options?.(request.headers, `${request.protocol}://${request.host}`) ?? {},
+        ...(files.length > 0 && { files }),
+        traceparent: traceparent(),
+      };
+      const service = this.deps.services[spec.service]!;
+      void reply.status(spec.successStatus ?? 200);
+      if (spec.binary || spec.isStream(body)) await this.stream(spec, call, service, clock, admitted, request, reply, family);
+      else await this.answer(spec, call, service, clock, admitted, request, reply);
+    } catch (err) {
+      // Refused before a large body was read to the end (a file over the limit): do not take the rest.
+      // A small remainder is read and dropped instead, so the client still gets the answer cleanly.
+      if (!request.raw.complete && !(Number(request.headers['content-length']) <= UNREAD_BODY_KEPT_BYTES))
+        void reply.header('connection', 'close');
+      sendError(reply, request, toGatewayError(err, this.deps.logger, requestId), spec.errorShape(family), modelId);
+    } finally {
+      void admitted?.finish();
+    }
+  }
+
+  /** The model's route, once it is known to serve this endpoint and the key may use it. */
+  private async route(spec: AnyEndpointSpec, principal: KeyPrincipal, model: string): Promise<ModelRoute> {
+    const route = await this.deps.catalog.resolve(model);
+    if (!spec.kinds.includes(route.model.kind)) {
+      throw errors.invalidRequest(
+        `The model '${model}' is a ${route.model.kind} model and cannot be used with ${spec.path}.`,
+        'model',
+        spec.kindMismatchCode ?? 'model_not_supported',
+      );
+    }
+    if (principal.models.length > 0 && !principal.models.includes(route.model.id) && !principal.models.includes(model)) {
+      throw errors.modelForbidden(model);
+    }
+    return route;
+  }
+
+  private async answer(
+    spec: AnyEndpointSpec,
+    call: EndpointCall,
+    service: EndpointPort,
+    clock: OverheadClock,
+    admitted: Admitted | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) {
+    // A client that leaves stops the upstream call too.
+    const abort = new AbortController();
+    const onClose = () => !reply.raw.writableFinished && abort.abort(new Error('client closed the connection'));
+    reply.raw.once('close', onClose);
+    let answer: unknown;
+    try {
+      answer = await service.call(call, abort.signal, clock.upstream);
+    } catch (err) {
+      void admitted?.refund();
+      throw err;
+    } finally {
+      reply.raw.off('close', onClose);
+    }
+    // Serialized before the clock stops, so the overhead includes rendering.
+    const payload = JSON.stringify(spec.localize ? spec.localize(answer, `${request.protocol}://${request.host}`) : answer);
+    clock.stamp();
+    // Before the last byte goes out: a client sending its next request at once finds its slot free.
+    void admitted?.finish();
+    await reply.type('application/json; charset=utf-8').send(payload);
+  }
+
+  private async stream(
+    spec: AnyEndpointSpec,
+    call: EndpointCall,
+    service: EndpointPort,
+    clock: OverheadClock,
+    admitted: Admitted | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    family: string,
+  ) {
+    const logger = this.deps.logger;
+    const failure = (err: unknown) => toGatewayError(err, logger, call.request_id);
+    const sse = spec.sse;
+    await streamReply<unknown>(reply, {
+      open: (signal) => settledAtEnd(service.stream(call, signal, clock.upstream), admitted),
+      beforeHeaders: () => clock.stamp(),
+      onEarlyError: (err) => sendError(reply, request, failure(err), spec.errorShape(family), call.route.model.id),
+      ...(spec.binary
+        ? {
+            headers: { 'content-type': spec.binary.contentType(call.body, call.route.model) },
+            frame: (item) => item as Uint8Array,
+            // Bytes cannot carry an error: the connection is cut so the answer does not look complete.
+            failure: () => undefined,
+          }
+        : {
+            headers: SSE_HEADERS,
+            frame: (item) => sseFrame(sse?.eventName?.(item), JSON.stringify(item)),
+            trailer: sse?.terminator && sseFrame(undefined, sse.terminator),
+            failure: (err, sent) => {
+              const event = sse ? sse.error(failure(err), call.request_id, sent) : { data: { error: { message: failure(err).message } } };
+              return sseFrame(event.event, JSON.stringify(event.data));
+            },
+          }),
+    });
+  }
+}
+
+/**
+ * `source` item by item; when it ends the slot goes back (before the last byte reaches the client),
+ * and when it fails or is abandoned the hold goes back too (usage, if any, was recorded).
+ */
+async function* settledAtEnd<T>(source: AsyncIterable<T>, admitted: Admitted | undefined): AsyncGenerator<T> {
+  let ok = false;
+  try {
+    yield* source;
+    ok = true;
+  } finally {
+    if (!ok) void admitted?.refund();
+    void admitted?.finish();
+  }
+}
+
+/** The W3C traceparent of the active span, so the trace continues in the service. */
+function traceparent(): string | undefined {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent;
+}

@@ -1,0 +1,89 @@
+/**
+ * The public routes that are not endpoint specs (Nest controllers: models/, billing/), described once
+ * for the generated references. Their answers' shapes are the controllers' own.
+ */
+import type { JsonSchema } from './endpoint-schemas';
+
+export interface AccountRoute {
+  path: string;
+  /** The same route at another path (the quota endpoints also answer without /v1, as clients call them). */
+  alias?: string;
+  summary: string;
+  query?: Array<{ name: string; description: string }>;
+  response: JsonSchema;
+}
+
+const usd = { type: 'number' };
+
+export const ACCOUNT_ROUTES: readonly AccountRoute[] = [
+  {
+    path: '/v1/models',
+    summary: 'The models your key may use (OpenAI list shape, plus family and kind).',
+    response: {
+      type: 'object',
+      required: ['object', 'data'],
+      properties: {
+        object: { const: 'list' },
+        data: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['id', 'object', 'created', 'owned_by', 'family', 'kind'],
+            properties: {
+              id: { type: 'string' },
+              object: { const: 'model' },
+              created: { type: 'integer' },
+              owned_by: { type: 'string' },
+              family: { type: 'string' },
+              kind: { type: 'string' },
+            },
+          },
+        },
+      },
+    },
+  },
+  {
+    path: '/v1/dashboard/billing/subscription',
+    alias: '/dashboard/billing/subscription',
+    summary: "Quota of the key's account: balance = hard_limit_usd − total_usage/100 of the usage endpoint.",
+    response: {
+      type: 'object',
+      required: ['object', 'hard_limit_usd'],
+      properties: {
+        object: { const: 'billing_subscription' },
+        has_payment_method: { type: 'boolean' },
+        soft_limit_usd: usd,
+        hard_limit_usd: usd,
+        system_hard_limit_usd: usd,
+        access_until: { type: 'integer' },
+      },
+    },
+  },
+  {
+    path: '/v1/dashboard/billing/usage',
+    alias: '/dashboard/billing/usage',
+    summary: "Everything charged to the key's account (in cents), with daily costs in a date range (default: the last 100 days).",
+    query: [
+      { name: 'start_date', description: 'YYYY-MM-DD, inclusive' },
+      { name: 'end_date', description: 'YYYY-MM-DD, exclusive; at most 366 days after start_date' },
+    ],
+    response: {
+      type: 'object',
+      required: ['object', 'total_usage', 'daily_costs'],
+      properties: {
+        object: { const: 'list' },
+        total_usage: { type: 'number', description: 'cents' },
+        daily_costs: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              timestamp: { type: 'integer' },
+              line_items: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, cost: { type: 'number' } } } },
+            },
+          },
+        },
+      },
+    },
+  },
+];

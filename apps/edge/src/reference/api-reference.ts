@@ -1,0 +1,62 @@
+/** The API reference as markdown, generated from the endpoint specs (the MCP `reference` resource). */
+import type { AnyEndpointSpec } from '@unigate/contracts';
+import { toolName } from '../mcp/tools';
+import { ACCOUNT_ROUTES } from './account-routes';
+import { requestJsonSchema, summaryOf } from './endpoint-schemas';
+
+const SHAPES: Record<string, string> = {
+  A: 'Shape A `{"code", "message", "request_id"}`',
+  B: 'Shape B `{"error": {"message", "type", "code", "param"}}`',
+  anthropic: 'Anthropic\'s `{"type": "error", "error": {"type", "message"}, "request_id"}`',
+};
+
+export function apiReferenceMarkdown(specs: readonly AnyEndpointSpec[]): string {
+  return [
+    '# Unigate API reference',
+    '',
+    'Generated from the endpoint specs in `packages/contracts`; `GET /openapi.json` is the same reference as OpenAPI 3.1.',
+    '',
+    '## Authentication',
+    '',
+    'Every call takes `Authorization: Bearer sk-...` (the messages endpoints also take `x-api-key`). The MCP server at `/mcp` takes the same header.',
+    '',
+    '## Errors',
+    '',
+    `Each endpoint answers errors in one shape, named below: ${Object.values(SHAPES).join('; ')}. A 429 is always Shape A (with \`Retry-After\`). Every error carries \`x-should-retry\`.`,
+    '',
+    '## Endpoints',
+    '',
+    ...specs.flatMap(endpointSection),
+    '## Account',
+    '',
+    ...ACCOUNT_ROUTES.flatMap((r) => [
+      `### GET ${r.path}`,
+      '',
+      r.summary,
+      ...(r.query ? ['', ...r.query.map((q) => `- \`${q.name}\`: ${q.description}`)] : []),
+      '',
+    ]),
+  ].join('\n');
+}
+
+function endpointSection(spec: AnyEndpointSpec): string[] {
+  const answer = spec.binary ? 'raw bytes (streamed)' : spec.sse ? 'JSON, or Server-Sent Events with `"stream": true`' : 'JSON';
+  return [
+    `### POST ${spec.path}`,
+    '',
+    summaryOf(spec),
+    '',
+    `- Models of kind: ${spec.kinds.join(', ')}`,
+    `- Billed in: ${spec.units.length > 0 ? spec.units.join(', ') : 'not billed'}`,
+    `- Body: ${spec.body?.kind === 'multipart' ? 'multipart/form-data' : 'application/json'}; answer: ${answer}; success status ${spec.successStatus ?? 200}`,
+    `- Errors: ${SHAPES[spec.errorShape()]}`,
+    `- MCP tool: \`${toolName(spec)}\``,
+    '',
+    'Request schema:',
+    '',
+    '```json',
+    JSON.stringify(requestJsonSchema(spec), null, 1),
+    '```',
+    '',
+  ];
+}

@@ -1,0 +1,146 @@
+/**
+ * The OpenAPI 3.1 document of the public API (GET /openapi.json), generated from the endpoint specs
+ * the edge serves and the account routes: one path per spec with its request, answer, stream item
+ * and error schemas. OpenAPI 3.1 schemas are JSON Schema 2020-12, so zod's conversion goes in as is,
+ * its local `$defs` hoisted into components.
+ */
+import type { AnyEndpointSpec } from '@unigate/contracts';
+import { ACCOUNT_ROUTES, type AccountRoute } from './account-routes';
+import { eventJsonSchema, requestJsonSchema, responseJsonSchema, summaryOf, type JsonSchema } from './endpoint-schemas';
+import { ERROR_SCHEMAS, errorSchemaName } from './error-schemas';
+
+export interface OpenApiOptions {
+  version: string;
+}
+
+export function openApiDocument(specs: readonly AnyEndpointSpec[], { version }: OpenApiOptions): JsonSchema {
+  const components = new Components();
+  const paths: Record<string, unknown> = {};
+  for (const spec of specs) paths[spec.path] = { post: endpointOperation(spec, components) };
+  for (const route of ACCOUNT_ROUTES) {
+    paths[route.path] = { get: accountOperation(route, route.path) };
+    if (route.alias) paths[route.alias] = { get: accountOperation(route, route.alias) };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Unigate API',
+      version,
+      description:
+        'One base URL and one API key for chat, image, embedding, speech and video models. The same operations are MCP tools at /mcp.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearer: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer sk-...' },
+        xApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: "Anthropic's header (messages endpoints)" },
+      },
+      schemas: { ...ERROR_SCHEMAS, ...components.schemas },
+    },
+  };
+}
+
+function endpointOperation(spec: AnyEndpointSpec, components: Components) {
+  const base = pascal(spec.name);
+  const request = components.add(`${base}Request`, requestJsonSchema(spec));
+  const event = spec.sse && eventJsonSchema(spec);
+  const eventRef = event && components.add(`${base}Event`, event);
+  const success: Record<string, unknown> = spec.binary
+    ? { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } }
+    : {
+        'application/json': { schema: components.add(`${base}Response`, responseJsonSchema(spec)) },
+        ...(eventRef && {
+          'text/event-stream': {
+            schema: { type: 'string', description: `With "stream": true: Server-Sent Events, each data line one ${base}Event.` },
+          },
+        }),
+      };
+  const shape = spec.errorShape();
+  return {
+    operationId: spec.name.replace(/\./g, '_'),
+    summary: summaryOf(spec),
+    description: `Models of kind ${spec.kinds.join(', ')}; billed in ${spec.units.join(', ') || 'nothing (free)'}.`,
+    ...(spec.acceptsXApiKey && { security: [{ bearer: [] }, { xApiKey: [] }] }),
+    requestBody: {
+      required: true,
+      content: {
+        [spec.body?.kind === 'multipart' ? 'multipart/form-data' : 'application/json']: { schema: request, example: spec.example },
+      },
+    },
+    responses: {
+      [String(spec.successStatus ?? 200)]: { description: 'The answer', content: success },
+      ...errorResponses(shape, ['400', '401', ...(spec.units.length > 0 ? ['402'] : []), '403', '404', '413']),
+      '429': errorResponse('Rate or concurrency limit (always Shape A, with Retry-After)', 'A'),
+      '5XX': errorResponse('Gateway or upstream failure', shape),
+    },
+  };
+}
+
+function accountOperation(route: AccountRoute, path: string) {
+  return {
+    operationId: path.replace(/^\//, '').replace(/\W+/g, '_'),
+    summary: route.summary,
+    ...(route.query && {
+      parameters: route.query.map((q) => ({
+        name: q.name,
+        in: 'query',
+        required: false,
+        description: q.description,
+        schema: { type: 'string' },
+      })),
+    }),
+    responses: {
+      '200': { description: 'The answer', content: { 'application/json': { schema: route.response } } },
+      ...errorResponses('B', ['400', '401']),
+    },
+  };
+}
+
+const ERROR_TEXT: Record<string, string> = {
+  '400': 'Invalid request (names the field)',
+  '401': 'Missing or invalid API key',
+  '402': 'Balance too low for the worst case of the call',
+  '403': 'The key may not use this model',
+  '404': 'Unknown model',
+  '413': 'Body too large',
+};
+
+function errorResponses(shape: Parameters<typeof errorSchemaName>[0], statuses: string[]) {
+  return Object.fromEntries(statuses.map((s) => [s, errorResponse(ERROR_TEXT[s], shape)]));
+}
+
+function errorResponse(description: string, shape: Parameters<typeof errorSchemaName>[0]) {
+  return { description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${errorSchemaName(shape)}` } } } };
+}
+
+/** Named schemas, with each one's local `$defs` (and `#` self-references) pointed into components. */
+class Components {
+  readonly schemas: Record<string, JsonSchema> = {};
+
+  add(name: string, schema: JsonSchema): { $ref: string } {
+    const { $defs, ...root } = schema as JsonSchema & { $defs?: Record<string, JsonSchema> };
+    const ref = (to: string) => `#/components/schemas/${to}`;
+    const rewrite = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(rewrite);
+      if (!node || typeof node !== 'object') return node;
+      return Object.fromEntries(
+        Object.entries(node).map(([k, v]) => {
+          if (k !== '$ref' || typeof v !== 'string') return [k, rewrite(v)];
+          if (v === '#') return [k, ref(name)];
+          return [k, v.startsWith('#/$defs/') ? ref(`${name}_${v.slice('#/$defs/'.length)}`) : v];
+        }),
+      );
+    };
+    this.schemas[name] = rewrite(root) as JsonSchema;
+    for (const [def, s] of Object.entries($defs ?? {})) this.schemas[`${name}_${def}`] = rewrite(s) as JsonSchema;
+    return { $ref: ref(name) };
+  }
+}
+
+const pascal = (name: string) =>
+  name
+    .split(/[^A-Za-z0-9]+/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');

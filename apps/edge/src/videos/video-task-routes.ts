@@ -1,0 +1,34 @@
+/**
+ * GET /v1/videos/generations/{id} (SPEC.md §4): the caller's task by platform or upstream id, from
+ * the video service; another account's task is a 404. Errors in the video family's Shape A.
+ */
+import { VIDEO_GENERATIONS_PATH, videoGenerationsSpec, type VideoTaskPort } from '@unigate/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { BearerSecret } from '@unigate/platform';
+import { checkAdminToken } from '../auth/admin.guard';
+import type { Authenticator } from '../auth/authenticator';
+
+export function registerVideoTaskRoutes(fastify: FastifyInstance, tasks: VideoTaskPort, auth: Authenticator, adminToken: string): void {
+  fastify.route<{ Params: { id: string } }>({
+    method: 'GET',
+    url: `${VIDEO_GENERATIONS_PATH}/:id`,
+    config: { spec: videoGenerationsSpec },
+    onRequest: async (request: FastifyRequest) => {
+      request.principal = await auth.authenticate(request, {});
+    },
+    handler: async (request) => {
+      const task = await tasks.lookup(request.principal!.account_id, request.params.id);
+      return videoGenerationsSpec.localize!(task, `${request.protocol}://${request.host}`);
+    },
+  });
+  registerWebhookSecretRoute(fastify, tasks, adminToken);
+}
+
+/** Admin API: an account's webhook signing secret (docs/video.md shows how receivers verify with it). */
+export function registerWebhookSecretRoute(fastify: FastifyInstance, tasks: VideoTaskPort, adminToken: string): void {
+  const secret = new BearerSecret(adminToken);
+  fastify.get<{ Params: { id: string } }>('/admin/v1/accounts/:id/webhook-secret', async (request) => {
+    checkAdminToken(request, secret);
+    return { account_id: request.params.id, secret: await tasks.webhookSecret(request.params.id) };
+  });
+}

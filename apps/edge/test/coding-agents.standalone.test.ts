@@ -1,0 +1,131 @@
+/**
+ * The real coding agents, installed from npm, against the standalone gateway: Claude Code 2.1.328
+ * (`claude -p`, on /v1/messages) and Codex CLI 0.169.0 (`codex exec`, on /v1/responses). Each run
+ * answers, tool calls go through the agents' own loops (the simulator plays the model, calling the
+ * offered tool when asked to read a file or run a command), every session is charged in the ledger,
+ * and a wrong key is an authentication error in each client. Standalone only: these runs test the
+ * clients against the gateway's HTTP surface, which both deployments share (the captured-client
+ * suite replays the same requests on both).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Admin, eventually } from './support/admin';
+import { runClaude, runCodex, tempDir, type ClaudeAuth } from './support/agent-cli';
+import { startStandalone, type Stack } from './support/stacks';
+
+const SECRET = 'The secret word is PELICAN-42.';
+const WRONG_KEY = 'sk-wrong0000000000000000000000000000000000';
+
+let stack: Stack;
+let admin: Admin;
+let accountId: string;
+let key: string;
+let work: string;
+
+beforeAll(async () => {
+  stack = await startStandalone();
+  admin = new Admin(stack);
+  ({ accountId, key } = await admin.fundedKey(20));
+  work = tempDir('unigate-agent-work-');
+  writeFileSync(join(work, 'notes.txt'), `${SECRET}\n`);
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+/** The ledger entries a session added (newest first), once `count` of them have settled. */
+async function charged(before: number, count: number): Promise<Array<{ model: string; cost_micros: number }>> {
+  const entries = await eventually(
+    () => admin.usage(accountId),
+    (e) => e.length >= before + count,
+  );
+  return entries.slice(0, entries.length - before);
+}
+
+const ledgerSize = async () => (await admin.usage(accountId)).length;
+
+describe('Claude Code 2.1.328', () => {
+  // No --model: Claude Code asks for its own default (claude-opus-5-5), aliased to a messages-native model.
+  const MODELS: Array<[string, string | undefined, string]> = [
+    ['its own model name, native messages format', undefined, 'sigma-opus-4-7'],
+    ['gamma-2.5-flash, translated', 'gamma-2.5-flash', 'gamma-2.5-flash'],
+    ['omega-k3, translated', 'omega-k3', 'omega-k3'],
+  ];
+  const AUTH: Array<ClaudeAuth['variable']> = ['ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_API_KEY'];
+
+  describe.each(MODELS)('on %s', (_label, model, billedModel) => {
+    it.each(AUTH)('answers `claude -p` with %s, and the session is charged', async (variable) => {
+      const before = await ledgerSize();
+      const res = await runClaude(stack.origin, { variable, key }, 'Say hi', { cwd: work, model });
+      expect(res).toMatchObject({ is_error: false, api_error_status: null });
+      expect(res.result.length).toBeGreaterThan(0);
+      const entries = await charged(before, 1);
+      expect(entries.map((e) => e.model)).toEqual([billedModel]);
+      expect(entries[0].cost_micros).toBeGreaterThan(0);
+    });
+  });
+
+  it.each([
+    ['gamma-2.5-flash, translated', 'gamma-2.5-flash', 'gamma-2.5-flash'],
+    ['its own model name, native', undefined, 'sigma-opus-4-7'],
+  ])('reads a file with its Read tool and answers with its content (%s)', async (_label, model, billedModel) => {
+    const before = await ledgerSize();
+    const res = await runClaude(
+      stack.origin,
+      { variable: 'ANTHROPIC_AUTH_TOKEN', key },
+      `Read the file ${join(work, 'notes.txt')} and tell me what it says.`,
+      {
+        cwd: work,
+        model,
+      },
+    );
+    expect(res.is_error).toBe(false);
+    expect(res.num_turns).toBe(2); // the tool call, then the answer
+    expect(res.result).toContain(SECRET);
+    const entries = await charged(before, 2);
+    expect(entries.map((e) => e.model)).toEqual([billedModel, billedModel]);
+  });
+
+  it.each(['ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_API_KEY'] as const)(
+    'reports a wrong key in %s as an authentication error',
+    async (variable) => {
+      const res = await runClaude(stack.origin, { variable, key: WRONG_KEY }, 'Say hi', { cwd: work });
+      expect(res).toMatchObject({ is_error: true, api_error_status: 401 });
+    },
+  );
+});
+
+describe('Codex CLI 0.169.0', () => {
+  const agentText = (events: Array<{ type: string; item?: { type: string; text?: string } }>) =>
+    events.flatMap((e) => (e.type === 'item.completed' && e.item?.type === 'agent_message' ? [e.item.text ?? ''] : [])).join('\n');
+
+  it.each(['gamma-2.5-flash', 'sigma-sonnet-4-6', 'omega-k3'])('answers `codex exec` on %s, and the session is charged', async (model) => {
+    const before = await ledgerSize();
+    const run = await runCodex(stack.baseURL, key, 'Say hi', { cwd: work, model });
+    expect(run.code).toBe(0);
+    expect(run.events.map((e) => e.type)).toContain('turn.completed');
+    expect(agentText(run.events).length).toBeGreaterThan(0);
+    expect((await charged(before, 1)).map((e) => e.model)).toEqual([model]);
+  });
+
+  it('runs a shell command through its loop and answers with its output', async () => {
+    const before = await ledgerSize();
+    const run = await runCodex(stack.baseURL, key, 'Run the command `cat notes.txt` and tell me what it printed.', {
+      cwd: work,
+      model: 'gamma-2.5-flash',
+    });
+    expect(run.code).toBe(0);
+    const command = run.events.find((e) => e.type === 'item.completed' && e.item?.type === 'command_execution');
+    expect(command?.item).toMatchObject({ exit_code: 0, aggregated_output: `${SECRET}\n` });
+    expect(agentText(run.events)).toContain(SECRET);
+    expect((await charged(before, 2)).map((e) => e.model)).toEqual(['gamma-2.5-flash', 'gamma-2.5-flash']);
+  });
+
+  it('reports a wrong key as an authentication error', async () => {
+    const run = await runCodex(stack.baseURL, WRONG_KEY, 'Say hi', { cwd: work, model: 'gamma-2.5-flash' });
+    expect(run.code).not.toBe(0);
+    const failed = run.events.find((e) => e.type === 'turn.failed');
+    expect(failed?.error?.message).toMatch(/401 Unauthorized/);
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * /docs in a real browser (Debian's Chromium): the page renders every operation of /openapi.json
+ * under its own Content-Security-Policy with no script error, fits a phone-width screen, and its
+ * Try it form calls the API with the key typed in. The edge runs in-process; its ports answer the
+ * one call the page makes (the model list).
+ */
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { chatCompletionsSpec, type KeyPrincipal, type ModelInfo } from '@unigate/contracts';
+import { createLogger } from '@unigate/platform';
+import type { Browser } from 'playwright-core';
+import { hashKey } from '../src/auth/key-hash';
+import { createEdgeApp } from '../src/create-edge-app';
+import { artifactPath, launchChromium } from './support/browser';
+
+const KEY = 'sk-docs-page-test';
+const PRINCIPAL: KeyPrincipal = { key_id: 'key_1', account_id: 'acct_1', models: [], rate_limit_rpm: null, max_concurrency: null };
+const MODEL = {
+  id: 'docs-test-model',
+  family: 'gamma',
+  kind: 'chat',
+  owned_by: 'test',
+  created: 1,
+  prices: { input_per_mtok: 1, output_per_mtok: 1 },
+} as ModelInfo;
+
+describe('/docs in Chromium', () => {
+  let app: NestFastifyApplication;
+  let browser: Browser;
+  let origin: string;
+
+  beforeAll(async () => {
+    app = (await createEdgeApp({
+      ports: {
+        billing: { authenticate: async (hash: string) => (hash === hashKey(KEY) ? PRINCIPAL : null) } as never,
+        catalog: { list: async () => [MODEL] } as never,
+        services: { chat: {} as never },
+      },
+      logger: createLogger('docs-page-test'),
+      instanceId: 'docs-page-test',
+      reservations: { checkReady: async () => undefined } as never,
+      adminToken: 'x'.repeat(32),
+    })) as NestFastifyApplication;
+    await app.listen(0, '127.0.0.1');
+    origin = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('renders every operation with no script or CSP error, fits a phone, and Try it calls the API with the key', async () => {
+    const doc = (await (await fetch(`${origin}/openapi.json`)).json()) as { paths: Record<string, object> };
+    const operations = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems: string[] = [];
+    page.on('pageerror', (err) => problems.push(err.message));
+    page.on('console', (msg) => msg.type() === 'error' && problems.push(msg.text()));
+
+    await page.goto(`${origin}/docs`);
+    await page
+      .locator('#ops section')
+      .nth(operations - 1)
+      .waitFor();
+    expect(await page.locator('#ops section').count()).toBe(operations);
+    expect(await page.locator('nav a').count()).toBe(operations);
+    await expect(page.locator('#v1_models h2').textContent()).resolves.toContain('/v1/models');
+    // The chat request's fields are rendered from its schema.
+    await expect(page.locator('#chat_completions table').first().textContent()).resolves.toContain('messages');
+    // Try it starts from the spec's own example request.
+    expect(JSON.parse(await page.locator('#chat_completions textarea').inputValue())).toEqual(chatCompletionsSpec.example);
+    await page.screenshot({ path: artifactPath('docs-desktop.png'), fullPage: false });
+
+    await page.fill('#key', KEY);
+    const models = page.locator('#v1_models');
+    await models.locator('details.try > summary').click();
+    await models.locator('details.try button').click();
+    await page.waitForFunction("document.querySelector('#v1_models .out')?.textContent?.startsWith('200 ')", undefined, {
+      timeout: 10_000,
+    });
+    expect(await models.locator('.out').textContent()).toContain('"id": "docs-test-model"');
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: artifactPath('docs-phone.png'), fullPage: false });
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,4 @@
+import { responsesSuite } from './support/responses-suite';
+import { startDistributed } from './support/stacks';
+
+describe('distributed: POST /v1/responses', () => responsesSuite((env) => startDistributed(env)));

@@ -1,0 +1,238 @@
+/**
+ * What a hostile or careless client sends, and what it must get back: a 4xx in our shape naming the
+ * problem, quickly, with the process answering /health/live throughout (issue: "never a freeze,
+ * never a 500"). Slow clients are cut off by the server's timeouts; the deployment under test runs
+ * with short ones (HOSTILE_ENV).
+ */
+import { connect } from 'node:net';
+import type { Stack } from './stacks';
+import { Admin } from './admin';
+import { probeLiveness } from './liveness';
+import { json, useStack } from './use-stack';
+
+/** Short server timeouts so slow-client cases finish in seconds. */
+export const HOSTILE_ENV = { UNIGATE_REQUEST_TIMEOUT_MS: '2000', UNIGATE_HEADERS_TIMEOUT_MS: '1000' };
+
+interface RawAnswer {
+  status: number;
+  headers: string;
+  body: string;
+  /** ms from sending until the server closed the connection (or the answer ended). */
+  ms: number;
+}
+
+/** Writes `chunks` on a raw socket (the next one after `gapMs`) and reads until the server closes. */
+function raw(origin: string, chunks: string[], opts: { gapMs?: number; timeoutMs?: number } = {}): Promise<RawAnswer> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const socket = connect(Number(port), hostname);
+    let data = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no close within ${opts.timeoutMs ?? 10_000} ms; got ${JSON.stringify(data.slice(0, 300))}`));
+    }, opts.timeoutMs ?? 10_000);
+    socket.setEncoding('latin1');
+    socket.on('data', (d) => (data += d));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const [head, ...rest] = data.split('\r\n\r\n');
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0),
+        headers: head,
+        body: rest.join('\r\n\r\n'),
+        ms: performance.now() - started,
+      });
+    });
+    socket.on('connect', async () => {
+      for (const [i, c] of chunks.entries()) {
+        if (i > 0 && opts.gapMs) await new Promise((r) => setTimeout(r, opts.gapMs));
+        if (!socket.destroyed) socket.write(c);
+      }
+    });
+  });
+}
+
+const shapeB = (body: unknown, code?: string) =>
+  expect(body).toMatchObject({ error: { message: expect.any(String), type: expect.any(String), ...(code ? { code } : {}) } });
+
+export function hostileHttpSuite(start: () => Promise<Stack>) {
+  let stack: Stack;
+  let admin: Admin;
+  useStack(start, (s) => {
+    stack = s;
+    admin = new Admin(s);
+  });
+  const post = (path: string, body: unknown, key = stack.apiKey) =>
+    fetch(`${stack.origin}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  /** /health/live answers within `ms` while `work` runs: the event loop was never blocked for long. */
+  async function staysLive<T>(work: Promise<T>, ms = 1_000): Promise<T> {
+    const { value, slowestMs } = await probeLiveness(stack.origin, () => work);
+    expect(slowestMs).toBeLessThan(ms);
+    return value;
+  }
+
+  describe('bodies too big for their work', () => {
+    it('100,000 messages to a messages-format model: 400 naming the cap, with the process live', async () => {
+      const messages = Array.from({ length: 100_000 }, () => ({ role: 'user', content: 'hi' }));
+      const res = await staysLive(post('/v1/chat/completions', { model: 'sigma-sonnet-4-6', messages }));
+      expect(res.status).toBe(400);
+      const body = await json(res);
+      shapeB(body);
+      expect(body.error.message).toMatch(/messages must hold at most 10000 messages/);
+    });
+
+    it('10,000 same-role messages are translated in linear time and answered', async () => {
+      const messages = Array.from({ length: 10_000 }, (_, i) => ({ role: 'user', content: `m${i}` }));
+      const res = await staysLive(post('/v1/chat/completions', { model: 'sigma-sonnet-4-6', messages, max_tokens: 5 }));
+      expect(res.status).toBe(200);
+    });
+
+    it('speech of the longest input (4,096 characters, minutes of audio) is encoded without freezing the process', async () => {
+      const answer = staysLive(
+        post('/v1/audio/speech', { model: 'alpha3-tts-flash', input: 'harbour lights '.repeat(273).slice(0, 4096) }).then(async (res) => ({
+          status: res.status,
+          bytes: (await res.arrayBuffer()).byteLength,
+        })),
+      );
+      const { status, bytes } = await answer;
+      expect(status).toBe(200);
+      expect(bytes).toBeGreaterThan(100_000);
+    });
+
+    it('JSON nested 5,000 deep in a passed-through field: 400 invalid_json, not a stack overflow', async () => {
+      const deep = '['.repeat(5_000) + ']'.repeat(5_000);
+      const body = `{"model":"sigma-sonnet-4-6","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"x":${deep}}}}]}`;
+      const res = await post('/v1/chat/completions', body);
+      expect(res.status).toBe(400);
+      const answer = await json(res);
+      shapeB(answer, 'invalid_json');
+      expect(answer.error.message).toMatch(/deeper than 128 levels/);
+    });
+
+    it('a wrong type is named as such, never as "required"', async () => {
+      const res = await post('/v1/chat/completions', {
+        model: 'sigma-sonnet-4-6',
+        messages: [{ role: 'user', content: 'hi' }],
+        max_tokens: 1.5,
+      });
+      expect(res.status).toBe(400);
+      const { error } = await json(res);
+      expect(error.param).toBe('max_tokens');
+      expect(error.message).not.toMatch(/required/);
+    });
+  });
+
+  describe('admin and dashboard inputs that used to reach Postgres', () => {
+    it.each([
+      ['a NUL in an account name', '/accounts', { name: 'a\u0000b' }, /must not contain NUL/],
+      ['a credit below a micro-dollar', '/accounts', { name: 'tiny', credit_usd: 1e-7 }, /whole number of micro-dollars/],
+    ])('%s: 400', async (_label, path, body, message) => {
+      const r = await admin.call<Record<string, { message: string }>>('POST', path, body);
+      expect(r.status).toBe(400);
+      expect(r.body.error.message).toMatch(message);
+    });
+
+    it.each([
+      ['rate_limit_rpm', { rate_limit_rpm: 2 ** 31 }],
+      ['max_concurrency', { max_concurrency: 2 ** 31 }],
+      ['name', { name: 'k\u0000' }],
+    ])('a key with an out-of-range %s: 400', async (field, spec) => {
+      const account = await admin.createAccount('hostile-keys', 1);
+      const r = await admin.call<Record<string, { message: string; param: string }>>('POST', `/accounts/${account.id}/keys`, spec);
+      expect(r.status).toBe(400);
+      expect(r.body.error.param).toBe(field);
+    });
+
+    it('a credit below a micro-dollar: 400, the balance untouched', async () => {
+      const account = await admin.createAccount('hostile-credit', 1);
+      const r = await admin.call<Record<string, { message: string }>>('POST', `/accounts/${account.id}/credit`, { amount_usd: 1e-7 });
+      expect(r.status).toBe(400);
+      expect((await admin.account(account.id)).balance_usd).toBe(1);
+    });
+
+    it('a dashboard date out of range: 400 naming it', async () => {
+      const res = await fetch(`${stack.origin}/v1/dashboard/billing/usage?start_date=0000-01-01&end_date=0000-02-01`, {
+        headers: { authorization: `Bearer ${stack.apiKey}` },
+      });
+      expect(res.status).toBe(400);
+      expect((await json(res)).error.param).toBe('end_date');
+    });
+  });
+
+  describe('HTTP-level failures answer in our shape', () => {
+    it('malformed HTTP: 400 Shape B', async () => {
+      const a = await raw(stack.origin, ['GET /health/live HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n']);
+      expect(a.status).toBe(400);
+      shapeB(JSON.parse(a.body), 'invalid_http');
+    });
+
+    it('headers over the limit: 431 Shape B', async () => {
+      const a = await raw(stack.origin, [`GET /health/live HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`]);
+      expect(a.status).toBe(431);
+      shapeB(JSON.parse(a.body), 'request_header_fields_too_large');
+    });
+
+    it('a path parameter over the limit: 414 Shape B', async () => {
+      const res = await fetch(`${stack.origin}/admin/v1/accounts/${'a'.repeat(500)}`, {
+        headers: { authorization: `Bearer ${stack.adminToken}` },
+      });
+      expect(res.status).toBe(414);
+      shapeB(await json(res), 'uri_too_long');
+    });
+
+    it('an Expect other than 100-continue: 417 with a body', async () => {
+      const a = await raw(stack.origin, ['GET /health/live HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nConnection: close\r\n\r\n']);
+      expect(a.status).toBe(417);
+      shapeB(JSON.parse(a.body), 'expectation_failed');
+    });
+  });
+
+  describe('slow clients are cut off', () => {
+    it('a body that never arrives in full: 408 once the request timeout passes', async () => {
+      const a = await raw(stack.origin, [
+        `POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${stack.apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"mod`,
+      ]);
+      expect(a.status).toBe(408);
+      expect(a.ms).toBeLessThan(6_000);
+    });
+
+    it('headers dripped a byte at a time: closed by the headers timeout', async () => {
+      const head = 'GET /health/live HTTP/1.1\r\nHost: x\r\nX-Slow: abcdefghijklmnopqrstuvwxyz\r\n\r\n';
+      const a = await raw(stack.origin, head.split(''), { gapMs: 200, timeoutMs: 15_000 });
+      expect(a.status).toBe(408);
+      expect(a.ms).toBeLessThan(5_000);
+    });
+
+    it('a stream asked with Connection: close ends its connection when it ends', async () => {
+      const body = JSON.stringify({ model: 'sigma-sonnet-4-6', messages: [{ role: 'user', content: 'hi' }], stream: true, max_tokens: 5 });
+      const a = await raw(stack.origin, [
+        `POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${stack.apiKey}\r\nContent-Type: application/json\r\n` +
+          `Connection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      ]);
+      expect(a.status).toBe(200);
+      expect(a.body).toContain('[DONE]');
+      expect(a.ms).toBeLessThan(5_000);
+    });
+  });
+
+  describe('metrics', () => {
+    it('/metrics needs the metrics token (default: the admin token)', async () => {
+      expect((await fetch(`${stack.origin}/metrics`)).status).toBe(401);
+      const ok = await fetch(`${stack.origin}/metrics`, { headers: { authorization: `Bearer ${stack.adminToken}` } });
+      expect(ok.status).toBe(200);
+    });
+
+    it('rejections before a model is resolved never add labels from the request', async () => {
+      const names = Array.from({ length: 30 }, (_, i) => `made-up-model-${i}-${Date.now()}`);
+      for (const model of names) await post('/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }] }, 'sk-wrong');
+      const text = await (await fetch(`${stack.origin}/metrics`, { headers: { authorization: `Bearer ${stack.adminToken}` } })).text();
+      expect(text).not.toContain('made-up-model');
+    });
+  });
+}

@@ -1,0 +1,257 @@
+/**
+ * POST /v1/responses end to end with the official `openai` client (`responses.create` and
+ * `responses.stream`): natively on a model routed to a Responses upstream (a second simulator,
+ * configured through UNIGATE_CONFIG), translated on the sigma, gamma and omega models — the typed
+ * event sequence, tool calls through the loop, stored responses continued with previous_response_id
+ * and scoped to their account, billing, and errors in Shape B.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSimulator } from '@unigate/upstream-sim';
+import OpenAI from 'openai';
+import { Admin, eventually } from './admin';
+import { readSseEvents } from './sse-events';
+import type { Stack } from './stacks';
+import { json, openaiFor } from './use-stack';
+
+type Sim = Awaited<ReturnType<typeof createSimulator>>;
+
+/** A chat model reached only over the Responses API (UNIGATE_CONFIG below). */
+export const NATIVE_RESPONSES_MODEL = 'delta-chat-sim';
+const TRANSLATED = ['sigma-sonnet-4-6', 'gamma-2.5-flash', 'omega-k3'];
+
+const EXEC: OpenAI.Responses.FunctionTool = {
+  type: 'function',
+  name: 'exec_command',
+  description: 'Runs a command in a PTY, returning its output.',
+  strict: false,
+  parameters: { type: 'object', properties: { cmd: { type: 'string' } }, required: ['cmd'], additionalProperties: false },
+};
+
+const functionCall = (res: OpenAI.Responses.Response) =>
+  res.output.find((o): o is OpenAI.Responses.ResponseFunctionToolCall => o.type === 'function_call');
+
+export function responsesSuite(start: (env: Record<string, string>) => Promise<Stack>) {
+  let stack: Stack;
+  let native: Sim;
+  let client: OpenAI;
+
+  beforeAll(async () => {
+    native = await createSimulator({ port: 0 });
+    const config = join(mkdtempSync(join(tmpdir(), 'unigate-responses-')), 'unigate.yaml');
+    writeFileSync(
+      config,
+      [
+        'providers:',
+        `  - { name: responses-native, protocol: openai-responses, base_url: "${native.url}/v1" }`,
+        'models:',
+        `  ${NATIVE_RESPONSES_MODEL}:`,
+        '    family: delta',
+        '    kind: chat',
+        '    context_window: 400000',
+        '    max_output_tokens: 128000',
+        '    prices: { input_per_mtok: 1250000, cached_input_per_mtok: 125000, output_per_mtok: 10000000 }',
+        '    channels:',
+        '      - { provider: responses-native, upstream_model: sim-resp }',
+      ].join('\n'),
+    );
+    stack = await start({ UNIGATE_CONFIG: config });
+    client = openaiFor(stack);
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    await native?.close();
+  });
+
+  describe.each([NATIVE_RESPONSES_MODEL, ...TRANSLATED])('%s', (model) => {
+    it('answers responses.create with a message, status completed, its model and usage', async () => {
+      const res = await client.responses.create({ model, input: 'Describe a quiet harbor' });
+      expect(res).toMatchObject({ object: 'response', status: 'completed', model });
+      expect(res.id).toMatch(/^resp_/);
+      expect(res.output_text.length).toBeGreaterThan(0);
+      expect(res.usage!.input_tokens).toBeGreaterThan(0);
+      expect(res.usage!.output_tokens).toBeGreaterThan(0);
+    });
+
+    it('streams the typed event sequence through responses.stream, ending with the whole answer', async () => {
+      const request = { model, input: 'Describe a quiet harbor at dawn' };
+      const whole = await client.responses.create(request);
+      const stream = client.responses.stream(request);
+      const events: OpenAI.Responses.ResponseStreamEvent[] = [];
+      for await (const ev of stream) events.push(ev);
+      const final = await stream.finalResponse();
+      expect(final.output_text).toBe(whole.output_text);
+      const types = events.map((e) => e.type);
+      expect(types.slice(0, 2)).toEqual(['response.created', 'response.in_progress']);
+      expect(types.at(-1)).toBe('response.completed');
+      for (const t of [
+        'response.output_item.added',
+        'response.content_part.added',
+        'response.output_text.delta',
+        'response.output_text.done',
+      ]) {
+        expect(types).toContain(t);
+      }
+      expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
+      expect(final.usage!.output_tokens).toBe(whole.usage!.output_tokens);
+    });
+
+    it('calls a tool, takes its output and answers quoting it (the whole conversation sent, store: false)', async () => {
+      const input: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: 'Run `ls /srv` and tell me what is there.' }];
+      const first = await client.responses.stream({ model, input, tools: [EXEC], store: false }).finalResponse();
+      const call = functionCall(first)!;
+      expect(call).toMatchObject({ name: 'exec_command', status: 'completed' });
+      expect(JSON.parse(call.arguments)).toEqual({ cmd: 'ls /srv' });
+      const second = await client.responses.create({
+        model,
+        tools: [EXEC],
+        store: false,
+        input: [
+          ...input,
+          ...(first.output as OpenAI.Responses.ResponseInputItem[]),
+          { type: 'function_call_output', call_id: call.call_id, output: 'backups\nwww' },
+        ],
+      });
+      expect(second.output_text).toContain('backups www');
+    });
+
+    it('continues a stored response with previous_response_id', async () => {
+      const first = await client.responses.create({ model, input: 'Run `uname -a` please.', tools: [EXEC] });
+      const call = functionCall(first)!;
+      const second = await client.responses.create({
+        model,
+        tools: [EXEC],
+        previous_response_id: first.id,
+        input: [{ type: 'function_call_output', call_id: call.call_id, output: 'Linux sim-host 6.1' }],
+      });
+      expect(second.previous_response_id).toBe(first.id);
+      expect(second.output_text).toContain('Linux sim-host 6.1');
+    });
+  });
+
+  it('serves chat completions and messages on the Responses-only model too, translated', async () => {
+    const chat = await client.chat.completions.create({
+      model: NATIVE_RESPONSES_MODEL,
+      messages: [{ role: 'user', content: 'Describe a quiet harbor' }],
+    });
+    expect(chat.choices[0].message.content?.length).toBeGreaterThan(0);
+    expect(chat.usage!.completion_tokens).toBeGreaterThan(0);
+    const res = await fetch(`${stack.origin}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': stack.apiKey, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({
+        model: NATIVE_RESPONSES_MODEL,
+        max_tokens: 200,
+        messages: [{ role: 'user', content: 'Describe a quiet harbor' }],
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toMatchObject({ type: 'message', model: NATIVE_RESPONSES_MODEL, stop_reason: 'end_turn' });
+  });
+
+  it('drops hosted tools it cannot run instead of failing, and shows reasoning summaries when asked', async () => {
+    const res = await client.responses.create({
+      model: 'omega-k3',
+      input: 'Why is the sea salty?',
+      tools: [{ type: 'web_search' }],
+      reasoning: { summary: 'auto' },
+    });
+    expect(res.status).toBe('completed');
+    const reasoning = res.output.find((o): o is OpenAI.Responses.ResponseReasoningItem => o.type === 'reasoning');
+    expect(reasoning?.summary[0].text.length).toBeGreaterThan(0);
+
+    const events: string[] = [];
+    for await (const ev of client.responses.stream({ model: 'omega-k3', input: 'Why is the sea salty?', reasoning: { summary: 'auto' } }))
+      events.push(ev.type);
+    expect(events).toContain('response.reasoning_summary_text.delta');
+  });
+
+  it('answers structured output as JSON, and a cut answer as incomplete', async () => {
+    const res = await client.responses.create({
+      model: 'gamma-2.5-flash',
+      input: 'Give me a city',
+      text: {
+        format: {
+          type: 'json_schema',
+          name: 'city',
+          schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        },
+      },
+    });
+    expect(JSON.parse(res.output_text)).toHaveProperty('city');
+    const cut = await client.responses.create({ model: 'gamma-2.5-flash', input: 'Tell me a long story', max_output_tokens: 16 });
+    expect(cut).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } });
+  });
+
+  it('keeps a stored response to its account: another account gets 404, and store: false keeps nothing', async () => {
+    const admin = new Admin(stack);
+    const other = openaiFor(stack, (await admin.fundedKey(1)).key);
+    const mine = await client.responses.create({ model: 'gamma-2.5-flash', input: 'remember: 42' });
+    const err = await other.responses
+      .create({ model: 'gamma-2.5-flash', input: 'what was it?', previous_response_id: mine.id })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(err.error).toMatchObject({ code: 'not_found', param: 'previous_response_id', type: 'invalid_request_error' });
+
+    const unstored = await client.responses.create({ model: 'gamma-2.5-flash', input: 'forget me', store: false });
+    const gone = await client.responses.create({ model: 'gamma-2.5-flash', input: 'x', previous_response_id: unstored.id }).catch((e) => e);
+    expect(gone).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  it('bills responses into the ledger, streamed or not', async () => {
+    const admin = new Admin(stack);
+    const { accountId, key } = await admin.fundedKey(2);
+    const keyed = openaiFor(stack, key);
+    const { response } = await keyed.responses.create({ model: 'gamma-2.5-flash', input: 'bill me' }).withResponse();
+    await keyed.responses.stream({ model: NATIVE_RESPONSES_MODEL, input: 'bill me too' }).finalResponse();
+    const entries = await eventually(
+      () => admin.usage(accountId),
+      (e) => e.length === 2,
+    );
+    expect(entries.map((e) => e.request_id)).toContain(response.headers.get('x-request-id'));
+    for (const e of entries) {
+      expect(e.cost_micros).toBeGreaterThan(0);
+      expect(e.output_tokens).toBeGreaterThan(0);
+    }
+  });
+
+  it('answers invalid requests with 400 naming the field, in Shape B', async () => {
+    const err = await client.responses
+      .create({ model: 'gamma-2.5-flash', input: [{ role: 'tool', content: 'x' }] } as never)
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(err.error).toMatchObject({ type: 'invalid_request_error', param: 'input[0].role' });
+  });
+
+  it('ends a stream that fails midway with response.failed', async () => {
+    await fetch(`${stack.simUrl}/_sim/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ match: { model: 'gamma-2.5-flash' }, cut_after_chunks: 2, count: 1 }),
+    });
+    const res = await fetch(`${stack.baseURL}/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gamma-2.5-flash', input: 'Tell me about tides', stream: true }),
+    });
+    expect(res.status).toBe(200);
+    const events = await readSseEvents(res);
+    const last = events.at(-1)!;
+    expect(last.event).toBe('response.failed');
+    const data = JSON.parse(last.data);
+    expect(data).toMatchObject({ type: 'response.failed', response: { status: 'failed', error: { code: 'server_error' } } });
+    expect(data.sequence_number).toBe(events.length - 1);
+  });
+
+  it('rejects a request for a model of another kind', async () => {
+    const res = await fetch(`${stack.baseURL}/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'text-embedding-v4', input: 'hi' }),
+    });
+    expect(res.status).toBe(400);
+    expect(await json(res)).toMatchObject({ error: { code: 'model_not_supported' } });
+  });
+}

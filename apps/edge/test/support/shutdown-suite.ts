@@ -1,0 +1,72 @@
+/**
+ * SIGTERM with a stalled client attached and a stream in flight: the stalled upload is closed at
+ * once, the stream finishes, the process exits cleanly well before the shutdown deadline (not
+ * killed after the test harness's 5 s grace), and after a restart the stream's charge is in the
+ * ledger — nothing is lost on SIGTERM.
+ */
+import { connect, type Socket } from 'node:net';
+import type { Stack } from './stacks';
+import { Admin } from './admin';
+import { openaiFor, useStack } from './use-stack';
+
+const MODEL = 'sigma-sonnet-4-6';
+
+/** A client that sent its headers and half a body, then went quiet. */
+function stalledUpload(origin: string, apiKey: string): Promise<{ socket: Socket; closed: Promise<number> }> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(
+        `POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${apiKey}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"model":"${MODEL}",`,
+      );
+      resolve({ socket, closed: new Promise((r) => socket.once('close', () => r(performance.now()))) });
+    });
+    socket.on('error', () => undefined);
+  });
+}
+
+export function shutdownSuite(start: () => Promise<Stack>, edgeLabel: string) {
+  let stack: Stack;
+  useStack(start, (s) => (stack = s));
+
+  it('drains a stream, drops a stalled upload, exits cleanly, and bills what it answered', async () => {
+    const admin = new Admin(stack);
+    const { accountId, key } = await admin.fundedKey(10);
+    // A slow stream: about 2 s of tokens.
+    await fetch(`${stack.simUrl}/_sim/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ match: { model: MODEL }, token_delay_ms: 100 }),
+    });
+    const stream = await openaiFor(stack, key).chat.completions.create({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'tell me a long story' }],
+      max_tokens: 20,
+      stream: true,
+    });
+    const chunks: string[] = [];
+    const reading = (async () => {
+      for await (const chunk of stream) chunks.push(chunk.choices[0]?.delta?.content ?? '');
+    })();
+    const stalled = await stalledUpload(stack.origin, key);
+    await new Promise((r) => setTimeout(r, 300));
+
+    const process = stack.processes.find((p) => p.name === edgeLabel || p.name === 'standalone')!;
+    const sigterm = performance.now();
+    const restarted = stack.restart!(edgeLabel);
+    // The stalled upload produced nothing: it does not wait for the deadline.
+    expect((await stalled.closed) - sigterm).toBeLessThan(1_500);
+    await reading;
+    expect(chunks.join('').length).toBeGreaterThan(0);
+    await restarted;
+    // A clean exit within the harness's 5 s grace: the stalled client did not hold the process.
+    expect(process.exited()).toBe('exit code 0');
+
+    await fetch(`${stack.simUrl}/_sim/faults`, { method: 'DELETE' });
+    const usage = await admin.usage(accountId);
+    expect(usage).toHaveLength(1);
+    expect(usage[0].output_tokens).toBeGreaterThan(0);
+    expect((await admin.account(accountId)).balance_usd).toBeCloseTo(10 - usage[0].cost_micros / 1e6, 6);
+  });
+}

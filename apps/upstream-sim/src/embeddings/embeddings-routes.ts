@@ -1,0 +1,48 @@
+/**
+ * POST /v1/embeddings as OpenAI and Voyage answer it (both vendors use that path under their /v1
+ * base): Voyage's requests are told apart by its own fields (`output_dimension`, `input_type`, ...)
+ * and answered with its usage and `{detail}` errors. Vectors come from shared/embedding-vector.ts.
+ */
+import { countTextTokens } from '@unigate/contracts';
+import type { FastifyInstance } from 'fastify';
+import { embeddingVector } from '../shared/embedding-vector';
+import { openAiErrorBody, invalidRequestBody } from '../openai/openai-errors';
+import type { SimState } from '../sim-state';
+
+const PATH = '/v1/embeddings';
+const VOYAGE_FIELDS = ['output_dimension', 'input_type', 'truncation', 'output_dtype'];
+const DEFAULT_DIMENSIONS = 1024;
+
+type Body = { model?: unknown; input?: unknown; dimensions?: unknown; output_dimension?: unknown; encoding_format?: unknown };
+
+export async function embeddingsRoutes(app: FastifyInstance, opts: { state: SimState }): Promise<void> {
+  app.post(PATH, async (req, reply) => {
+    const body = (req.body ?? {}) as Body;
+    const voyage = VOYAGE_FIELDS.some((f) => f in body);
+    const fail = (status: number, message?: string) =>
+      reply.code(status).send(voyage ? { detail: message ?? `Simulated error ${status}.` } : openAiErrorBody(status, message));
+    const fault = opts.state.faults.take({ model: typeof body.model === 'string' ? body.model : undefined, path: PATH });
+    if (fault?.latency_ms) await new Promise((r) => setTimeout(r, fault.latency_ms));
+    if (fault?.status) return fail(fault.status, fault.message);
+
+    const inputs = typeof body.input === 'string' ? [body.input] : body.input;
+    if (!Array.isArray(inputs) || inputs.length === 0 || !inputs.every((t) => typeof t === 'string' && t.length > 0))
+      return voyage
+        ? fail(400, 'input must be a non-empty string or list of strings')
+        : reply.code(400).send(invalidRequestBody("'input' is invalid", 'input'));
+    const dims = Number(voyage ? (body.output_dimension ?? DEFAULT_DIMENSIONS) : (body.dimensions ?? DEFAULT_DIMENSIONS));
+    if (!Number.isInteger(dims) || dims < 1 || dims > 4096) return fail(400, 'dimension out of range');
+    if (!voyage && body.encoding_format !== undefined && body.encoding_format !== 'float')
+      return reply.code(400).send(invalidRequestBody('the simulator answers encoding_format float only', 'encoding_format'));
+
+    const tokens = (inputs as string[]).reduce((s, t) => s + countTextTokens(t), 0);
+    // Listed in reverse: a client that trusts the list order instead of `index` is caught by tests.
+    const data = (inputs as string[]).map((t, index) => ({ object: 'embedding', embedding: embeddingVector(t, dims), index })).reverse();
+    return {
+      object: 'list',
+      data,
+      model: body.model,
+      usage: voyage ? { total_tokens: tokens } : { prompt_tokens: tokens, total_tokens: tokens },
+    };
+  });
+}

@@ -1,0 +1,53 @@
+/**
+ * The plan of a chat completion: the requested model's rules run over the validated request (a 400
+ * naming the field, before any hold or upstream call), then the worst case the hold reserves — the
+ * prompt (estimated with a safety margin, since vendors tokenize differently) plus every output
+ * token the request allows, times the number of candidates.
+ */
+import type { ModelInfo } from '../../catalog';
+import { requestedMaxTokens, type ChatCompletionRequest } from '../../chat';
+import type { Usage } from '../../pricing';
+import { countPromptTokens, countTextTokens } from '../../tokens';
+import type { ChatRuleInput } from './chat-rule';
+import { EVERY_MODEL, MODEL_RULES } from './rules-by-model';
+
+/** Output tokens assumed without max_tokens when the catalogue gives the model no cap either. */
+export const DEFAULT_OUTPUT_CAP = 4096;
+
+/** Estimated prompt tokens plus this margin, and a fixed slack for the vendor's own framing. */
+const PROMPT_MARGIN = 1.2;
+const PROMPT_SLACK = 16;
+
+/** The worst case a hold reserves, with the prompt estimated once and enlarged by the margin. */
+export function worstCaseUsage(promptTokens: number, outputTokens: number): Usage {
+  return { input_tokens: Math.ceil(promptTokens * PROMPT_MARGIN) + PROMPT_SLACK, output_tokens: outputTokens };
+}
+
+/** Runs the rules; returns the worst case. */
+export function planChatCompletion(model: ModelInfo, body: ChatCompletionRequest): Usage {
+  let prompt: number | undefined;
+  const promptTokens = () =>
+    (prompt ??= countPromptTokens(body.messages) + (body.tools?.length ? countTextTokens(JSON.stringify(body.tools)) : 0));
+  const input: ChatRuleInput = { model, body, promptTokens };
+  const set = MODEL_RULES[model.id];
+  for (const rule of EVERY_MODEL) rule(input);
+  for (const rule of set?.rules ?? []) rule(input);
+  const requested = requestedMaxTokens(body);
+  const perCandidate =
+    requested !== undefined
+      ? outputCeiling(model, requested)
+      : (holdOutputCap(model, set?.holdOutputCap, promptTokens) ?? model.max_output_tokens ?? DEFAULT_OUTPUT_CAP);
+  return worstCaseUsage(promptTokens(), perCandidate * (body.n ?? 1));
+}
+
+/** A model cannot produce more than its catalogue output limit, whatever max_tokens asks for. */
+export function outputCeiling(model: ModelInfo, requested: number): number {
+  return Math.min(requested, model.max_output_tokens ?? requested);
+}
+
+/** Output tokens the hold assumes without max_tokens: the window left after the prompt, at most `cap`. */
+export function holdOutputCap(model: ModelInfo, cap: number | undefined, promptTokens: () => number): number | undefined {
+  if (cap === undefined) return undefined;
+  const left = (model.context_window ?? Infinity) - promptTokens();
+  return Math.max(1, Math.min(cap, left));
+}

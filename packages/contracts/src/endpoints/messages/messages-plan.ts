@@ -1,0 +1,23 @@
+/**
+ * The plan of a messages-format request, on its own terms (no translation to chat form): the
+ * prompt must fit the model's window, and the hold reserves the estimated prompt plus max_tokens
+ * (at most what the model can produce).
+ */
+import type { AnthropicMessagesRequest } from '../../anthropic';
+import type { ModelInfo } from '../../catalog';
+import { errors } from '../../errors';
+import type { Usage } from '../../pricing';
+import { countAnthropicPromptTokens } from '../../tokens';
+import { outputCeiling, worstCaseUsage } from '../chat-completions/chat-plan';
+
+export function planMessages(model: ModelInfo, req: AnthropicMessagesRequest): Usage {
+  const prompt = countAnthropicPromptTokens(req);
+  if (model.context_window !== undefined && prompt > model.context_window) {
+    throw errors.invalidRequest(
+      `prompt is too long: about ${prompt} tokens > ${model.context_window} maximum`,
+      'messages',
+      'context_length_exceeded',
+    );
+  }
+  return worstCaseUsage(prompt, outputCeiling(model, req.max_tokens));
+}

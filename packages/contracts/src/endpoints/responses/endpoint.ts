@@ -1,0 +1,51 @@
+/**
+ * POST /v1/responses: OpenAI's Responses API (Codex CLI speaks only this), streaming and not, on every
+ * chat model — natively where the upstream speaks it, translated from chat completions elsewhere.
+ * Errors are Shape B; a stream that fails after it began ends with `response.failed`.
+ */
+import { renderShapeB } from '../../errors';
+import { responsesStreamEventSchema, type ResponsesStreamEvent } from '../../responses/events';
+import { responsesRequestSchema, type ResponsesRequest } from '../../responses/request';
+import { responsesResponseSchema, type ResponsesResponse } from '../../responses/response';
+import { fixedShape, type EndpointSpec } from '../endpoint-spec';
+import { planResponses } from './responses-plan';
+
+/** The id of the response a request produces when the gateway writes it (translated upstreams). */
+export function responseIdFor(requestId: string): string {
+  return `resp_${requestId.replace(/^req_/, '')}`;
+}
+
+export const responsesSpec: EndpointSpec<ResponsesRequest, ResponsesResponse, ResponsesStreamEvent> = {
+  name: 'responses',
+  path: '/v1/responses',
+  summary: 'A model response in the OpenAI Responses format, with stored conversation state (previous_response_id).',
+  example: { model: 'gamma-2.5-flash', input: 'Hello', max_output_tokens: 16 },
+  service: 'chat',
+  request: responsesRequestSchema,
+  response: responsesResponseSchema,
+  event: responsesStreamEventSchema,
+  kinds: ['chat'],
+  units: ['input_tokens', 'cached_input_tokens', 'output_tokens'],
+  errorShape: fixedShape('B'),
+  modelOf: (req) => req.model,
+  isStream: (req) => req.stream === true,
+  plan: (model, req) => ({ worstCase: planResponses(model, req) }),
+  sse: {
+    eventName: (ev) => ev.type,
+    // The terminal event Codex and the SDK read a mid-stream failure from; numbered after what went out.
+    error: (err, requestId, sent) => ({
+      event: 'response.failed',
+      data: {
+        type: 'response.failed',
+        sequence_number: sent,
+        response: {
+          id: responseIdFor(requestId),
+          object: 'response',
+          status: 'failed',
+          output: [],
+          error: { code: err.status === 429 ? 'rate_limit_exceeded' : 'server_error', message: renderShapeB(err).error.message },
+        },
+      },
+    }),
+  },
+};

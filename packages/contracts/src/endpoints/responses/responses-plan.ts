@@ -1,0 +1,31 @@
+/**
+ * The plan of a Responses request, on its own terms: the prompt (instructions, input items, tools)
+ * must fit the model's window, and the hold reserves the estimated prompt plus the output the
+ * request allows — max_output_tokens, or what a chat completion without max_tokens would assume.
+ *
+ * A continuation (`previous_response_id`) is resolved by the chat service, after admission: the
+ * earlier turns are not in this estimate, so the hold may be smaller than the call (docs/billing.md).
+ */
+import type { ModelInfo } from '../../catalog';
+import { errors } from '../../errors';
+import type { Usage } from '../../pricing';
+import type { ResponsesRequest } from '../../responses/request';
+import { countResponsesPromptTokens } from '../../tokens';
+import { DEFAULT_OUTPUT_CAP, holdOutputCap, outputCeiling, worstCaseUsage } from '../chat-completions/chat-plan';
+import { MODEL_RULES } from '../chat-completions/rules-by-model';
+
+export function planResponses(model: ModelInfo, req: ResponsesRequest): Usage {
+  const prompt = countResponsesPromptTokens(req);
+  if (model.context_window !== undefined && prompt > model.context_window) {
+    throw errors.invalidRequest(
+      `This model's maximum context length is ${model.context_window} tokens; the input holds about ${prompt} tokens.`,
+      'input',
+      'context_length_exceeded',
+    );
+  }
+  const output =
+    req.max_output_tokens != null
+      ? outputCeiling(model, req.max_output_tokens)
+      : (holdOutputCap(model, MODEL_RULES[model.id]?.holdOutputCap, () => prompt) ?? model.max_output_tokens ?? DEFAULT_OUTPUT_CAP);
+  return worstCaseUsage(prompt, output);
+}

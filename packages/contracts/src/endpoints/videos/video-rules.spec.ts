@@ -1,0 +1,157 @@
+import type { ModelInfo } from '../../catalog';
+import { GatewayError } from '../../errors';
+import { planVideo, sizeFor, type VideoGenerationRequest } from './video-rules';
+import { isPrivateHost } from './webhook-url';
+
+function model(id: string, format: '2.6' | '2.7', resolutions: string[]): ModelInfo {
+  const mode = id.match(/-(t2v|i2v|r2v)/)![1] as 't2v' | 'i2v' | 'r2v';
+  return {
+    id,
+    family: 'beta',
+    kind: 'video',
+    owned_by: 'beta',
+    created: 0,
+    prices: { input_per_mtok: 0, output_per_mtok: 0 },
+    video: {
+      input_mode: mode,
+      api_format: format,
+      resolutions,
+      default_resolution: '720p',
+      aspect_ratios: ['16:9', '9:16', '1:1'],
+      default_duration_seconds: 5,
+      max_duration_seconds: 10,
+    },
+  } as ModelInfo;
+}
+
+const T2V_27 = model('beta2.7-t2v', '2.7', ['720p', '1080p']);
+const I2V_27 = model('beta2.7-i2v', '2.7', ['720p']);
+const R2V_27 = model('beta2.7-r2v', '2.7', ['720p']);
+const T2V_26 = model('beta2.6-t2v', '2.6', ['720p', '1080p']);
+const I2V_26 = model('beta2.6-i2v', '2.6', ['720p', '1080p']);
+const R2V_26 = model('beta2.6-r2v', '2.6', ['720p', '1080p']);
+const PREVIEW = model('beta2.5-t2v-preview', '2.6', ['480p', '720p', '1080p']);
+
+const req27 = (m: ModelInfo, input: Record<string, unknown>, extra: Partial<VideoGenerationRequest> = {}): VideoGenerationRequest => ({
+  model: m.id,
+  duration: 5,
+  resolution: '720p',
+  input: { prompt: 'a cat', ...input },
+  parameters: { resolution: '720P', duration: 5 },
+  ...extra,
+});
+const req26 = (m: ModelInfo, input: Record<string, unknown>, extra: Partial<VideoGenerationRequest> = {}): VideoGenerationRequest => ({
+  model: m.id,
+  duration: 5,
+  resolution: '720p',
+  input: { prompt: 'a cat', ...input },
+  parameters: { size: '1280*720', duration: 5 },
+  ...extra,
+});
+
+function refusal(fn: () => unknown): { code: string; param: string | null } {
+  try {
+    fn();
+  } catch (err) {
+    if (!GatewayError.is(err)) throw err;
+    expect(err.status).toBe(400);
+    return { code: err.code, param: err.param ?? null };
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('planVideo', () => {
+  const img = 'https://example.com/a.png';
+  it.each([
+    ['2.7 t2v', T2V_27, req27(T2V_27, {})],
+    ['2.7 i2v', I2V_27, req27(I2V_27, { media: [{ type: 'first_frame', url: img }] })],
+    ['2.7 r2v', R2V_27, req27(R2V_27, { media: [{ type: 'reference_image', url: img }] })],
+    ['2.6 t2v', T2V_26, req26(T2V_26, {})],
+    ['2.6 i2v', I2V_26, req26(I2V_26, { img_url: img, audio_url: 'https://example.com/a.mp3' })],
+    ['2.6 r2v', R2V_26, req26(R2V_26, { reference_urls: [img] })],
+    ['2.5 preview 480p', PREVIEW, req26(PREVIEW, {}, { resolution: '480p', parameters: { size: '848*480', duration: 5 } })],
+  ])('accepts %s', (_, m, r) => {
+    expect(planVideo(m, r, false)).toEqual({ duration: 5, resolution: r.resolution });
+  });
+
+  it.each([
+    [
+      '480p off the previews',
+      T2V_26,
+      req26(T2V_26, {}, { resolution: '480p', parameters: { size: '848*480', duration: 5 } }),
+      'resolution',
+    ],
+    [
+      '1080p on a 720p-only 2.7 model',
+      I2V_27,
+      req27(
+        I2V_27,
+        { media: [{ type: 'first_frame', url: img }] },
+        { resolution: '1080p', parameters: { resolution: '1080P', duration: 5 } },
+      ),
+      'resolution',
+    ],
+    [
+      'duration over the maximum',
+      T2V_27,
+      req27(T2V_27, {}, { duration: 30, parameters: { resolution: '720P', duration: 30 } }),
+      'duration',
+    ],
+    [
+      'parameters.duration differing',
+      T2V_27,
+      req27(T2V_27, {}, { parameters: { resolution: '720P', duration: 10 } }),
+      'parameters.duration',
+    ],
+    [
+      '2.7 parameters.resolution lower-case',
+      T2V_27,
+      req27(T2V_27, {}, { parameters: { resolution: '720p', duration: 5 } }),
+      'parameters.resolution',
+    ],
+    [
+      '2.7 given a 2.6 size',
+      T2V_27,
+      req27(T2V_27, {}, { parameters: { size: '1280*720', resolution: '720P', duration: 5 } }),
+      'parameters.size',
+    ],
+    ['2.6 given a 2.7 resolution', T2V_26, req26(T2V_26, {}, { parameters: { resolution: '720P', duration: 5 } }), 'parameters.resolution'],
+    ['2.6 size not repeating resolution', T2V_26, req26(T2V_26, {}, { parameters: { size: '1920*1080', duration: 5 } }), 'parameters.size'],
+    ['missing prompt', T2V_27, req27(T2V_27, { prompt: '' }), 'input.prompt'],
+    ['2.7 t2v with media', T2V_27, req27(T2V_27, { media: [{ type: 'first_frame', url: img }] }), 'input.media'],
+    ['2.7 i2v without first_frame', I2V_27, req27(I2V_27, { media: [{ type: 'reference_image', url: img }] }), 'input.media'],
+    ['2.7 unknown media type', R2V_27, req27(R2V_27, { media: [{ type: 'poster', url: img }] }), 'input.media[0].type'],
+    ['2.7 given img_url', I2V_27, req27(I2V_27, { img_url: img }), 'input.img_url'],
+    ['2.6 i2v without img_url', I2V_26, req26(I2V_26, {}), 'input.img_url'],
+    ['2.6 i2v given media', I2V_26, req26(I2V_26, { media: [{ type: 'first_frame', url: img }] }), 'input.media'],
+    ['2.6 r2v without reference_urls', R2V_26, req26(R2V_26, {}), 'input.reference_urls'],
+    ['2.6 t2v given img_url', T2V_26, req26(T2V_26, { img_url: img }), 'input.img_url'],
+    [
+      '2.6 shot_type unknown',
+      T2V_26,
+      req26(T2V_26, {}, { parameters: { size: '1280*720', duration: 5, shot_type: 'wide' } }),
+      'parameters.shot_type',
+    ],
+    ['http webhook', T2V_27, req27(T2V_27, {}, { webhook_url: 'http://example.com/hook' }), 'webhook_url'],
+    ['private webhook', T2V_27, req27(T2V_27, {}, { webhook_url: 'https://10.0.0.8/hook' }), 'webhook_url'],
+  ])('refuses %s (400 InvalidParameter naming the field)', (_, m, r, param) => {
+    expect(refusal(() => planVideo(m, r, false))).toEqual({ code: 'InvalidParameter', param });
+  });
+
+  it('lets private http webhooks through only when the operator allows them', () => {
+    const r = req27(T2V_27, {}, { webhook_url: 'http://127.0.0.1:9000/hook' });
+    expect(refusal(() => planVideo(T2V_27, r, false)).param).toBe('webhook_url');
+    expect(planVideo(T2V_27, r, true).duration).toBe(5);
+  });
+
+  it('writes 2.6 sizes as width*height', () => {
+    expect(sizeFor('720p', '16:9')).toBe('1280*720');
+    expect(sizeFor('1080p', '9:16')).toBe('1080*1920');
+    expect(sizeFor('720p', '1:1')).toBe('720*720');
+  });
+
+  it('knows private hosts', () => {
+    for (const h of ['localhost', '127.0.0.1', '192.168.1.2', '[::1]', 'fd00::1', '169.254.169.254']) expect(isPrivateHost(h)).toBe(true);
+    for (const h of ['example.com', '8.8.8.8', '2001:4860::8888']) expect(isPrivateHost(h)).toBe(false);
+  });
+});

@@ -1,0 +1,31 @@
+/**
+ * Documented caps on request shape (docs/reliability.md). Every check against them is linear in the
+ * input, and exceeding one is a 400 naming the cap, never a stack overflow or a frozen event loop.
+ */
+
+/** Most messages (or input items) one chat, messages or responses request may carry. */
+export const MAX_MESSAGES = 10_000;
+
+/** Deepest nesting of arrays and objects a JSON body may have. */
+export const MAX_JSON_DEPTH = 128;
+
+/**
+ * Whether `text`, a JSON document, nests deeper than `max` — one pass over the characters, strings
+ * skipped, before JSON.parse builds anything (a 5,000-deep value made JSON.stringify overflow later).
+ */
+export function jsonDepthExceeds(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}

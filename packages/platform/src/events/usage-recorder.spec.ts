@@ -1,0 +1,42 @@
+import type { EndpointCall, ModelRoute, UsageRecorded } from '@unigate/contracts';
+import { createLogger } from '../logger';
+import { UsageRecorder } from './usage-recorder';
+
+const call = (requestId: string): Omit<EndpointCall, 'body' | 'files'> => ({
+  endpoint: 'chat.completions',
+  request_id: requestId,
+  account_id: 'acc',
+  key_id: 'key',
+  hold_id: null,
+  route: { model: { id: 'm', kind: 'chat', prices: { input_tokens: 1, output_tokens: 2 } }, channels: [] } as unknown as ModelRoute,
+  options: {},
+});
+const quiet = createLogger('test', 'silent');
+
+describe('UsageRecorder', () => {
+  it('retries a failed delivery until the bus takes it, and flush waits for it', async () => {
+    const delivered: UsageRecorded[] = [];
+    let failures = 2;
+    const recorder = new UsageRecorder(async (event) => {
+      if (failures-- > 0) throw new Error('broker unavailable');
+      delivered.push(event);
+    }, quiet);
+    await recorder.record(call('r1'), { input_tokens: 10, output_tokens: 5 });
+    expect(recorder.inFlight).toBe(1);
+    await recorder.flush(10_000);
+    expect(delivered.map((e) => [e.request_id, e.units])).toEqual([['r1', { input_tokens: 10, output_tokens: 5 }]]);
+    expect(recorder.inFlight).toBe(0);
+  });
+
+  it('a delivery still failing at shutdown is logged with the whole event for replay', async () => {
+    const lines: string[] = [];
+    const logger = createLogger('test', 'info', { write: (l: string) => void lines.push(l) });
+    const recorder = new UsageRecorder(async () => {
+      throw new Error('broker gone');
+    }, logger);
+    await recorder.record(call('r2'), { input_tokens: 1 });
+    await recorder.flush(150);
+    const replay = lines.map((l) => JSON.parse(l)).find((l) => /replay it/.test(l.msg));
+    expect(replay.event).toMatchObject({ request_id: 'r2', account_id: 'acc', units: { input_tokens: 1 } });
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * The UsageSink of every capability service: one `usage.recorded` fact per call, priced from the
+ * route's model, handed to billing — over the bus in distributed mode (keyed by account, so one
+ * account's events stay ordered on one partition), straight to the embedded ledger in standalone.
+ */
+import { randomUUID } from 'node:crypto';
+import { costMicros, TOPICS, type EndpointCall, type Usage, type UsageRecorded, type UsageSink } from '@unigate/contracts';
+import type { Logger } from '../logger';
+import { costMicrosTotal, tokensTotal } from '../observability/metrics';
+import { backoffMs } from './backoff';
+import type { EventBus } from './event-bus';
+
+/** Hands a usage fact to billing; resolves once it is safely on its way. */
+export type UsageDelivery = (event: UsageRecorded, headers: Record<string, string>) => Promise<unknown>;
+
+/** Delivery over the bus: `usage.recorded`, keyed by account id. */
+export function publishUsage(bus: EventBus): UsageDelivery {
+  return (event, headers) => bus.publish(TOPICS.usageRecorded, event.account_id, event, headers);
+}
+
+/** Attempts per event before it is left in the log for replay (about 25 s of retrying). */
+const MAX_ATTEMPTS = 8;
+
+/**
+ * Records without waiting for the delivery to be acknowledged: the answer does not wait for billing
+ * (a batching bus acknowledges within its linger, docs/billing.md). A delivery that fails is tried
+ * again with growing waits (a broker restart must not lose charges); one that still fails, or is
+ * still pending when the process shuts down, is logged with the whole event so an operator can
+ * replay it.
+ */
+export class UsageRecorder implements UsageSink {
+  private readonly pending = new Map<Promise<void>, UsageRecorded>();
+  private stopping = false;
+
+  constructor(
+    private readonly deliver: UsageDelivery,
+    private readonly logger?: Logger,
+  ) {}
+
+  /** Deliveries not yet acknowledged. */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  /** Shutdown: waits up to `deadlineMs` for pending deliveries; logs what is left for replay. */
+  async flush(deadlineMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((r) => (timer = setTimeout(r, deadlineMs)));
+    await Promise.race([Promise.allSettled([...this.pending.keys()]), deadline]);
+    clearTimeout(timer);
+    this.stopping = true;
+    for (const event of this.pending.values()) this.logger?.error({ event }, 'usage.recorded still pending at shutdown; replay it');
+  }
+
+  private async deliverUntilDone(event: UsageRecorded, headers: Record<string, string>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.deliver(event, headers);
+        return;
+      } catch (err) {
+        if (this.stopping || attempt >= MAX_ATTEMPTS) {
+          this.logger?.error({ event, err: String(err) }, 'usage.recorded could not be delivered; replay it');
+          return;
+        }
+        this.logger?.warn({ request_id: event.request_id, attempt, err: String(err) }, 'usage.recorded delivery failed; retrying');
+        await new Promise((r) => setTimeout(r, backoffMs(attempt, { maxMs: 5_000 })));
+      }
+    }
+  }
+
+  async record(call: Omit<EndpointCall, 'body' | 'files'>, usage: Usage): Promise<void> {
+    const model = call.route.model;
+    const event: UsageRecorded = {
+      event_id: randomUUID(),
+      request_id: call.request_id,
+      account_id: call.account_id,
+      key_id: call.key_id,
+      hold_id: call.hold_id,
+      model: model.id,
+      kind: model.kind,
+      units: usage,
+      cost_micros: costMicros(model.prices, usage),
+      occurred_at: new Date().toISOString(),
+    };
+    const delivery = this.deliverUntilDone(event, call.traceparent ? { traceparent: call.traceparent } : {});
+    this.pending.set(delivery, event);
+    void delivery.finally(() => this.pending.delete(delivery));
+    const input = usage.input_tokens ?? 0;
+    const cached = usage.cached_input_tokens ?? 0;
+    if (input) tokensTotal.inc({ model: model.id, direction: 'input' }, input - cached);
+    if (cached) tokensTotal.inc({ model: model.id, direction: 'cached_input' }, cached);
+    if (usage.output_tokens) tokensTotal.inc({ model: model.id, direction: 'output' }, usage.output_tokens);
+    costMicrosTotal.inc({ model: model.id }, event.cost_micros);
+  }
+}

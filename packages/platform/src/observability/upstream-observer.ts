@@ -1,0 +1,37 @@
+/**
+ * What a capability service's runner reports about upstream calls, as metrics and log lines: every
+ * attempt by model, channel and outcome, and usage that could not be handed to billing (logged with
+ * everything needed to replay it).
+ */
+import type { Channel, EndpointCall, ModelRoute, Usage } from '@unigate/contracts';
+import type { Logger } from '../logger';
+import { upstreamRequests } from './metrics';
+
+export type UpstreamOutcome = 'ok' | 'retryable_error' | 'error';
+
+export function upstreamObservers(logger: Logger) {
+  return {
+    onAttempt(route: ModelRoute, channel: Channel, outcome: UpstreamOutcome, error?: unknown): void {
+      upstreamRequests.inc({ model: route.model.id, channel: channel.id, outcome });
+      if (outcome !== 'ok') logger.warn({ model: route.model.id, channel: channel.id, err: describe(error) }, 'upstream attempt failed');
+    },
+    onUsageLost(call: EndpointCall, usage: Usage, error: unknown): void {
+      // The answer already happened; keep the fact in the log so an operator can replay it.
+      logger.error(
+        {
+          request_id: call.request_id,
+          account_id: call.account_id,
+          hold_id: call.hold_id,
+          model: call.route.model.id,
+          usage,
+          err: describe(error),
+        },
+        'usage could not be recorded',
+      );
+    },
+  };
+}
+
+function describe(err: unknown) {
+  return err instanceof Error ? { name: err.name, message: err.message } : err === undefined ? undefined : String(err);
+}

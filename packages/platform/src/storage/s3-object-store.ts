@@ -1,0 +1,96 @@
+/**
+ * The object store of distributed mode: an S3-compatible bucket (MinIO, AWS S3, or s3rver in tests)
+ * that the media service writes and every edge replica reads. The expiry travels as object metadata;
+ * a production bucket should also carry a lifecycle rule expiring objects after 2 days.
+ */
+import {
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { OBJECT_KEY, type ObjectStore, type StoredObject } from './object-store';
+
+export interface S3ObjectStoreOptions {
+  bucket: string;
+  region: string;
+  /** An S3-compatible endpoint (MinIO, s3rver): path-style addressing. Absent: AWS itself. */
+  endpoint?: string;
+}
+
+const EXPIRES = 'expires-at';
+
+export class S3ObjectStore implements ObjectStore {
+  private readonly s3: S3Client;
+
+  constructor(private readonly opts: S3ObjectStoreOptions) {
+    this.s3 = new S3Client({ region: opts.region, ...(opts.endpoint && { endpoint: opts.endpoint, forcePathStyle: true }) });
+  }
+
+  /** Creates the bucket when it does not exist yet (the writer calls this at start). */
+  async ensureBucket(): Promise<void> {
+    try {
+      await this.s3.send(new HeadBucketCommand({ Bucket: this.opts.bucket }));
+    } catch {
+      await this.s3.send(new CreateBucketCommand({ Bucket: this.opts.bucket })).catch((err: { name?: string }) => {
+        if (err?.name !== 'BucketAlreadyOwnedByYou' && err?.name !== 'BucketAlreadyExists') throw err;
+      });
+    }
+  }
+
+  async put(key: string, object: StoredObject): Promise<void> {
+    if (!OBJECT_KEY.test(key)) throw new Error(`invalid object key ${key}`);
+    await this.s3.send(
+      new PutObjectCommand({
+        Bucket: this.opts.bucket,
+        Key: key,
+        Body: object.data,
+        ContentType: object.contentType,
+        Metadata: { [EXPIRES]: String(object.expiresAt) },
+      }),
+    );
+  }
+
+  async get(key: string): Promise<StoredObject | undefined> {
+    if (!OBJECT_KEY.test(key)) return undefined;
+    try {
+      const res = await this.s3.send(new GetObjectCommand({ Bucket: this.opts.bucket, Key: key }));
+      const data = Buffer.from(await res.Body!.transformToByteArray());
+      return { data, contentType: res.ContentType ?? 'application/octet-stream', expiresAt: Number(res.Metadata?.[EXPIRES] ?? 0) };
+    } catch (err) {
+      if ((err as { name?: string })?.name === 'NoSuchKey') return undefined;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    if (!OBJECT_KEY.test(key)) return;
+    await this.s3.send(new DeleteObjectCommand({ Bucket: this.opts.bucket, Key: key }));
+  }
+
+  async sweep(now = Date.now()): Promise<number> {
+    let swept = 0;
+    let token: string | undefined;
+    do {
+      const page = await this.s3.send(new ListObjectsV2Command({ Bucket: this.opts.bucket, ContinuationToken: token }));
+      for (const item of page.Contents ?? []) {
+        if (!item.Key || !OBJECT_KEY.test(item.Key)) continue;
+        const head = await this.s3.send(new HeadObjectCommand({ Bucket: this.opts.bucket, Key: item.Key })).catch(() => undefined);
+        if (head && Number(head.Metadata?.[EXPIRES] ?? 0) <= now) {
+          await this.delete(item.Key);
+          swept++;
+        }
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return swept;
+  }
+
+  close(): void {
+    this.s3.destroy();
+  }
+}

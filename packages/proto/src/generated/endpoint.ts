@@ -1,0 +1,27 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { Attachment as _unigate_endpoint_v1_Attachment, Attachment__Output as _unigate_endpoint_v1_Attachment__Output } from './unigate/endpoint/v1/Attachment';
+import type { EndpointCall as _unigate_endpoint_v1_EndpointCall, EndpointCall__Output as _unigate_endpoint_v1_EndpointCall__Output } from './unigate/endpoint/v1/EndpointCall';
+import type { EndpointFrame as _unigate_endpoint_v1_EndpointFrame, EndpointFrame__Output as _unigate_endpoint_v1_EndpointFrame__Output } from './unigate/endpoint/v1/EndpointFrame';
+import type { EndpointReply as _unigate_endpoint_v1_EndpointReply, EndpointReply__Output as _unigate_endpoint_v1_EndpointReply__Output } from './unigate/endpoint/v1/EndpointReply';
+import type { EndpointServiceClient as _unigate_endpoint_v1_EndpointServiceClient, EndpointServiceDefinition as _unigate_endpoint_v1_EndpointServiceDefinition } from './unigate/endpoint/v1/EndpointService';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  unigate: {
+    endpoint: {
+      v1: {
+        Attachment: MessageTypeDefinition<_unigate_endpoint_v1_Attachment, _unigate_endpoint_v1_Attachment__Output>
+        EndpointCall: MessageTypeDefinition<_unigate_endpoint_v1_EndpointCall, _unigate_endpoint_v1_EndpointCall__Output>
+        EndpointFrame: MessageTypeDefinition<_unigate_endpoint_v1_EndpointFrame, _unigate_endpoint_v1_EndpointFrame__Output>
+        EndpointReply: MessageTypeDefinition<_unigate_endpoint_v1_EndpointReply, _unigate_endpoint_v1_EndpointReply__Output>
+        EndpointService: SubtypeConstructor<typeof grpc.Client, _unigate_endpoint_v1_EndpointServiceClient> & { service: _unigate_endpoint_v1_EndpointServiceDefinition }
+      }
+    }
+  }
+}
+

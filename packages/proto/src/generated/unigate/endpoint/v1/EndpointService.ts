@@ -1,0 +1,36 @@
+// Original file: proto/endpoint.proto
+
+import type * as grpc from '@grpc/grpc-js'
+import type { MethodDefinition } from '@grpc/proto-loader'
+import type { EndpointCall as _unigate_endpoint_v1_EndpointCall, EndpointCall__Output as _unigate_endpoint_v1_EndpointCall__Output } from '../../../unigate/endpoint/v1/EndpointCall';
+import type { EndpointFrame as _unigate_endpoint_v1_EndpointFrame, EndpointFrame__Output as _unigate_endpoint_v1_EndpointFrame__Output } from '../../../unigate/endpoint/v1/EndpointFrame';
+import type { EndpointReply as _unigate_endpoint_v1_EndpointReply, EndpointReply__Output as _unigate_endpoint_v1_EndpointReply__Output } from '../../../unigate/endpoint/v1/EndpointReply';
+
+export interface EndpointServiceClient extends grpc.Client {
+  Call(argument: _unigate_endpoint_v1_EndpointCall, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_endpoint_v1_EndpointReply__Output>): grpc.ClientUnaryCall;
+  Call(argument: _unigate_endpoint_v1_EndpointCall, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_endpoint_v1_EndpointReply__Output>): grpc.ClientUnaryCall;
+  Call(argument: _unigate_endpoint_v1_EndpointCall, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_endpoint_v1_EndpointReply__Output>): grpc.ClientUnaryCall;
+  Call(argument: _unigate_endpoint_v1_EndpointCall, callback: grpc.requestCallback<_unigate_endpoint_v1_EndpointReply__Output>): grpc.ClientUnaryCall;
+  call(argument: _unigate_endpoint_v1_EndpointCall, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_endpoint_v1_EndpointReply__Output>): grpc.ClientUnaryCall;
+  call(argument: _unigate_endpoint_v1_EndpointCall, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_endpoint_v1_EndpointReply__Output>): grpc.ClientUnaryCall;
+  call(argument: _unigate_endpoint_v1_EndpointCall, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_endpoint_v1_EndpointReply__Output>): grpc.ClientUnaryCall;
+  call(argument: _unigate_endpoint_v1_EndpointCall, callback: grpc.requestCallback<_unigate_endpoint_v1_EndpointReply__Output>): grpc.ClientUnaryCall;
+  
+  Stream(argument: _unigate_endpoint_v1_EndpointCall, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_unigate_endpoint_v1_EndpointFrame__Output>;
+  Stream(argument: _unigate_endpoint_v1_EndpointCall, options?: grpc.CallOptions): grpc.ClientReadableStream<_unigate_endpoint_v1_EndpointFrame__Output>;
+  stream(argument: _unigate_endpoint_v1_EndpointCall, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_unigate_endpoint_v1_EndpointFrame__Output>;
+  stream(argument: _unigate_endpoint_v1_EndpointCall, options?: grpc.CallOptions): grpc.ClientReadableStream<_unigate_endpoint_v1_EndpointFrame__Output>;
+  
+}
+
+export interface EndpointServiceHandlers extends grpc.UntypedServiceImplementation {
+  Call: grpc.handleUnaryCall<_unigate_endpoint_v1_EndpointCall__Output, _unigate_endpoint_v1_EndpointReply>;
+  
+  Stream: grpc.handleServerStreamingCall<_unigate_endpoint_v1_EndpointCall__Output, _unigate_endpoint_v1_EndpointFrame>;
+  
+}
+
+export interface EndpointServiceDefinition extends grpc.ServiceDefinition {
+  Call: MethodDefinition<_unigate_endpoint_v1_EndpointCall, _unigate_endpoint_v1_EndpointReply, _unigate_endpoint_v1_EndpointCall__Output, _unigate_endpoint_v1_EndpointReply__Output>
+  Stream: MethodDefinition<_unigate_endpoint_v1_EndpointCall, _unigate_endpoint_v1_EndpointFrame, _unigate_endpoint_v1_EndpointCall__Output, _unigate_endpoint_v1_EndpointFrame__Output>
+}

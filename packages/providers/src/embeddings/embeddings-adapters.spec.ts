@@ -1,0 +1,114 @@
+/**
+ * The three embeddings upstream formats against a replay server: what goes upstream, vectors put
+ * back in input order, base64 encoded by the gateway, usage as reported, and upstream failures
+ * mapped by the shared policy. Fixtures follow reference/openai.md, voyage.md and dashscope.md.
+ */
+import { GatewayError, type Channel, type EmbeddingRequest, type ModelInfo } from '@unigate/contracts';
+import { fixtureJson, startReplayServer, type ReplayServer } from '../__test-support__/replay-server';
+import { embeddingsEndpoint } from '../endpoints/embeddings.endpoint';
+import { HttpClient } from '../http/http-client';
+
+let server: ReplayServer;
+let http: HttpClient;
+const DIR = __dirname;
+
+const model = (limits: { default: number }): ModelInfo => ({
+  id: 'public-model',
+  family: 'zeta',
+  kind: 'embedding',
+  owned_by: 'zeta',
+  created: 1,
+  prices: { input_per_mtok: 1, output_per_mtok: 0 },
+  embedding: { dimensions: [2, limits.default], default_dimensions: limits.default },
+});
+const channel = (protocol: string, base: string): Channel => ({
+  id: 'c1',
+  protocol,
+  base_url: base,
+  api_key: 'sk-upstream',
+  upstream_model: 'upstream-model',
+  priority: 0,
+  weight: 1,
+});
+const ctx = (m: ModelInfo) => ({
+  signal: new AbortController().signal,
+  request_id: 'req_1',
+  account_id: 'acct_1',
+  options: {},
+  files: [],
+  model: m,
+});
+const call = (protocol: string, base: string, req: EmbeddingRequest, m = model({ default: 2 })) =>
+  embeddingsEndpoint.adapter(protocol, http)!.call(channel(protocol, base), req, ctx(m));
+
+beforeAll(async () => {
+  server = await startReplayServer();
+  http = new HttpClient();
+});
+afterAll(async () => {
+  await http.close();
+  await server.close();
+});
+beforeEach(() => server.requests.splice(0));
+
+test('voyage: output_dimension upstream, vectors by index, base64 little-endian float32, usage from total_tokens', async () => {
+  server.reply({ json: fixtureJson(DIR, 'voyage') });
+  const r = await call('voyage', `${server.url}/v1`, { model: 'public-model', input: ['a', 'b'], encoding_format: 'base64' });
+  expect(server.requests[0]).toMatchObject({
+    url: '/v1/embeddings',
+    body: { model: 'upstream-model', input: ['a', 'b'], output_dimension: 2 },
+  });
+  expect(server.requests[0].headers.authorization).toBe('Bearer sk-upstream');
+  const decode = (b64: string) => {
+    const bytes = Buffer.from(b64, 'base64');
+    return [bytes.readFloatLE(0), bytes.readFloatLE(4)];
+  };
+  expect(r.value.model).toBe('public-model');
+  expect(r.value.data.map((d) => d.index)).toEqual([0, 1]);
+  expect(decode(r.value.data[0].embedding as string)).toEqual([1, 0]);
+  expect(decode(r.value.data[1].embedding as string)).toEqual([Math.fround(0.6), Math.fround(0.8)]);
+  expect(r.value.usage).toEqual({ prompt_tokens: 7, total_tokens: 7 });
+  expect(r.usage).toEqual({ input_tokens: 7 });
+});
+
+test('openai format: floats asked for with the dimension, prompt_tokens as usage', async () => {
+  server.reply({ json: fixtureJson(DIR, 'openai') });
+  const r = await call('openai-embeddings', `${server.url}/v1`, { model: 'public-model', input: 'x', dimensions: 2 });
+  expect(server.requests[0].body).toEqual({ model: 'upstream-model', input: ['x'], encoding_format: 'float', dimensions: 2 });
+  expect(r.value.data).toEqual([{ object: 'embedding', index: 0, embedding: [0.25, -0.5] }]);
+  expect(r.usage).toEqual({ input_tokens: 3 });
+});
+
+test('dashscope native: input.texts and parameters.dimension, text_index order; its 400 passes through', async () => {
+  server.reply({ json: fixtureJson(DIR, 'dashscope') });
+  const r = await call('dashscope', server.url, { model: 'public-model', input: ['a', 'b'] });
+  expect(server.requests[0]).toMatchObject({
+    url: '/api/v1/services/embeddings/text-embedding/text-embedding',
+    body: { model: 'upstream-model', input: { texts: ['a', 'b'] }, parameters: { dimension: 2 } },
+  });
+  expect(r.value.data.map((d) => d.embedding)).toEqual([
+    [1, 0],
+    [0, 1],
+  ]);
+
+  server.reply({ status: 400, json: fixtureJson(DIR, 'dashscope-error-400') });
+  const err = await call('dashscope', server.url, { model: 'public-model', input: 'a' }).catch((e: unknown) => e as GatewayError);
+  expect(err).toMatchObject({ status: 400, code: 'InvalidParameter', retryable: false });
+});
+
+test('upstream trouble: 429 is retryable, a rejected key is a retryable 502, a vector short is the upstream fault', async () => {
+  server.reply({ status: 429, json: { detail: 'rate limited' } });
+  expect(await call('voyage', `${server.url}/v1`, { model: 'm', input: 'a' }).catch((e) => e)).toMatchObject({
+    status: 502,
+    retryable: true,
+  });
+  server.reply({ status: 401, json: { detail: 'bad key' } });
+  const key = await call('voyage', `${server.url}/v1`, { model: 'm', input: 'a' }).catch((e) => e);
+  expect(key).toMatchObject({ status: 502, retryable: true });
+  expect(key.message).not.toMatch(/bad key/);
+  server.reply({ json: { data: [{ index: 0, embedding: [1, 0] }], usage: { total_tokens: 1 } } });
+  expect(await call('voyage', `${server.url}/v1`, { model: 'm', input: ['a', 'b'] }).catch((e) => e)).toMatchObject({
+    status: 502,
+    message: expect.stringMatching(/one vector per input/),
+  });
+});

@@ -1,0 +1,31 @@
+/**
+ * Channel failover, shared by every endpoint: try the route's channels in order and move on only for
+ * retryable failures (connection errors, 429, 5xx) — which adapters only raise before anything has
+ * reached the caller.
+ */
+import { GatewayError, type Channel, type ModelRoute } from '@unigate/contracts';
+
+export type AttemptOutcome = 'ok' | 'retryable_error' | 'error';
+
+/** Told about every upstream attempt (for metrics and logs). */
+export type AttemptObserver = (route: ModelRoute, channel: Channel, outcome: AttemptOutcome, error?: unknown) => void;
+
+export async function withFailover<T>(route: ModelRoute, attempt: (channel: Channel) => Promise<T>, observe?: AttemptObserver): Promise<T> {
+  let lastError: unknown;
+  for (const channel of route.channels) {
+    try {
+      const result = await attempt(channel);
+      observe?.(route, channel, 'ok');
+      return result;
+    } catch (err) {
+      lastError = err;
+      const retryable = GatewayError.is(err) && err.retryable;
+      observe?.(route, channel, retryable ? 'retryable_error' : 'error', err);
+      if (!retryable) throw err;
+    }
+  }
+  throw (
+    lastError ??
+    new GatewayError({ status: 503, code: 'no_channel', type: 'server_error', message: `No upstream channel for ${route.model.id}` })
+  );
+}

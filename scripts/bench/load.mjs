@@ -1,0 +1,65 @@
+/**
+ * Load from this process with autocannon: `connections` keep-alive connections, each sending its next
+ * request as soon as the previous answer is complete (for a stream: its last byte). Latencies are
+ * taken from every answer (autocannon's own histogram rounds to whole milliseconds), and answers are
+ * counted per window so a long run shows whether throughput holds.
+ */
+import { createRequire } from 'node:module';
+import { CHAT_PATH, chatBody } from './requests.mjs';
+import { summarize } from './stats.mjs';
+
+const require = createRequire(import.meta.url);
+const autocannon = require('autocannon');
+
+/**
+ * Runs `seconds` of load. With `windows`, also returns the answers per second of each of that many
+ * equal windows. Latency summaries are in microseconds, of 2xx answers only.
+ */
+export function loadRun(target, config, { stream, seconds, windows = 0 }) {
+  const latenciesUs = [];
+  const statuses = {};
+  const windowMs = windows > 0 ? (seconds * 1000) / windows : 0;
+  const perWindow = new Array(windows).fill(0);
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: `${target.origin}${CHAT_PATH}`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...target.headers },
+        body: chatBody(config, stream),
+        connections: config.connections,
+        duration: seconds,
+      },
+      (err, result) => {
+        if (err) return reject(err);
+        const ok = latenciesUs.length;
+        resolve({
+          seconds: result.duration,
+          rps: ok / result.duration,
+          ok,
+          latency: summarize(latenciesUs),
+          statuses,
+          non2xx: result.non2xx,
+          errors: result.errors + result.timeouts,
+          ...(windows > 0 && {
+            windows: perWindow.map((count, i) => ({
+              from: (i * windowMs) / 1000,
+              to: ((i + 1) * windowMs) / 1000,
+              rps: count / (windowMs / 1000),
+            })),
+          }),
+        });
+      },
+    );
+    instance.on('response', (_client, status, _bytes, responseTimeMs) => {
+      statuses[status] = (statuses[status] ?? 0) + 1;
+      if (status < 200 || status >= 300) return;
+      latenciesUs.push(responseTimeMs * 1000);
+      if (windows > 0) {
+        const i = Math.floor((performance.now() - started) / windowMs);
+        if (i < windows) perWindow[i] += 1;
+      }
+    });
+  });
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench` (builds first): what each gateway adds on top of its upstream, in one run. Four
+ * targets in front of one upstream simulator running as its own process (apps/upstream-sim):
+ *   direct       the simulator itself (the floor)
+ *   standalone   apps/standalone, pointed at that simulator (UNIGATE_SIM_URL)
+ *   distributed  edge + chat + billing + catalog on Postgres, Redis and a Kafka test broker
+ *   portkey      Portkey AI Gateway 1.15.2 from npm, forwarding OpenAI-format calls to the simulator
+ * measured one after the other (each stopped before the next starts), then reported as tables and
+ * JSON (report.mjs). It measures; it never asserts a timing. Options: config.mjs; docs/benchmark.md.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readConfig } from './config.mjs';
+import { environment, loadavgNow } from './environment.mjs';
+import { log, stopAll, stopOnSignals } from './lifecycle.mjs';
+import { measureTarget } from './measure.mjs';
+import { markdown, summarizeRun, updateDocs, writeResults } from './report.mjs';
+import { startGateway, startSimulator } from './targets.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+async function measureOne(name, sim, config) {
+  log(`${name}: starting`);
+  const target = name === 'direct' ? sim : await startGateway(name, sim.origin, config);
+  try {
+    return { processes: target.processes, ...(await measureTarget(target, name === 'direct' ? undefined : sim, sim.origin, config)) };
+  } finally {
+    // Stopped before the next target starts: on 2 cores an idle gateway still takes its share.
+    await target.stop();
+  }
+}
+
+async function main() {
+  const config = readConfig();
+  stopOnSignals();
+  const started = new Date();
+  const env = environment(ROOT);
+  log(`targets ${config.targets.join(', ')}${config.quick ? ' (BENCH_QUICK)' : ''}; model ${config.model}; commit ${env.commit}`);
+  const sim = await startSimulator();
+  const targets = {};
+  for (const name of config.targets) {
+    try {
+      targets[name] = await measureOne(name, sim, config);
+    } catch (err) {
+      log(`${name}: not measured: ${err.message}`);
+      targets[name] = { error: err.message.split('\n')[0] };
+      process.exitCode = 1;
+    }
+  }
+  const run = {
+    startedAt: started.toISOString(),
+    durationSeconds: Math.round((Date.now() - started.getTime()) / 1000),
+    environment: env,
+    loadavgAtEnd: loadavgNow(),
+    config,
+    targets,
+    summary: summarizeRun(targets),
+  };
+  const resultsPath = writeResults(ROOT, run);
+  const text = markdown(run, resultsPath);
+  console.log(`\n${text}\n`);
+  if (config.writeDocs) {
+    await updateDocs(ROOT, text);
+    log('docs/benchmark.md updated');
+  }
+  log(`results: ${resultsPath}`);
+}
+
+main()
+  .catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  })
+  .finally(stopAll);

@@ -1,0 +1,54 @@
+/**
+ * Every measurement of one target, in this order:
+ *   1. its calls reach the shared simulator on the same path as a direct call (requests.mjs);
+ *   2. warm-up: a short load run per case, non-streaming last;
+ *   3. gateways only: the no-decay run (non-streaming, 64 connections). It comes first, on the freshest
+ *      state, because that is where a slowdown shows (a table or plan that degrades as requests
+ *      accumulate); what follows then measures the state a busy gateway lives in;
+ *   4. sequential latency, non-streaming then streaming, paired with direct calls for gateways;
+ *   5. max throughput per case (each after its own warm-up).
+ * RSS of the target's processes is watched from warm-up to the end of the last run.
+ */
+import { log } from './lifecycle.mjs';
+import { loadRun } from './load.mjs';
+import { checkRoute } from './requests.mjs';
+import { watchRss } from './rss.mjs';
+import { sequentialRun } from './sequential.mjs';
+
+const CASES = [
+  ['json', false],
+  ['stream', true],
+];
+
+/** `direct` is the simulator target when `target` is a gateway (for the paired sequential runs). */
+export async function measureTarget(target, direct, simUrl, config) {
+  const upstreamPath = await checkRoute(target, simUrl, config);
+  const rss = watchRss(target.processes, config.rssIntervalMs);
+  try {
+    log(`${target.name}: warm-up`);
+    // Streaming first: the non-streaming load then runs straight on into the no-decay run.
+    for (const stream of [true, false]) await loadRun(target, config, { stream, seconds: config.firstWarmupSeconds });
+
+    let decay;
+    if (direct) {
+      log(`${target.name}: ${config.decay.seconds} s no-decay run`);
+      decay = await loadRun(target, config, { stream: false, seconds: config.decay.seconds, windows: config.decay.windows });
+    }
+
+    const sequential = {};
+    for (const [name, stream] of CASES) {
+      log(`${target.name}: sequential ${name}`);
+      sequential[name] = await sequentialRun(target, direct, config, stream);
+    }
+
+    const throughput = {};
+    for (const [name, stream] of CASES) {
+      log(`${target.name}: throughput ${name}`);
+      await loadRun(target, config, { stream, seconds: config.warmupSeconds });
+      throughput[name] = await loadRun(target, config, { stream, seconds: config.durationSeconds });
+    }
+    return { upstreamPath, sequential, throughput, ...(decay && { decay }), rss: rss.stop() };
+  } finally {
+    rss.stop();
+  }
+}

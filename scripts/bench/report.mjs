@@ -1,0 +1,209 @@
+/**
+ * What a run found: the overheads (gateway minus direct, from the paired sequential runs) and the
+ * ratios against Portkey, as markdown tables for the terminal and docs/benchmark.md, and everything as
+ * JSON under bench/results/.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import prettier from 'prettier';
+import { overhead } from './stats.mjs';
+
+const GATEWAYS = ['standalone', 'distributed', 'portkey'];
+const DOCS_START = '<!-- bench:latest -->';
+const DOCS_END = '<!-- /bench:latest -->';
+
+/** What each gateway adds to the floor, per case (microseconds). */
+function overheadsOf(result) {
+  const s = result?.sequential;
+  if (!s?.json?.direct || !s?.stream?.direct) return undefined;
+  return {
+    json: overhead(s.json.target.total, s.json.direct.total),
+    streamFirstByte: overhead(s.stream.target.firstByte, s.stream.direct.firstByte),
+    streamTotal: overhead(s.stream.target.total, s.stream.direct.total),
+  };
+}
+
+export function summarizeRun(targets) {
+  const overheads = Object.fromEntries(GATEWAYS.filter((g) => overheadsOf(targets[g])).map((g) => [g, overheadsOf(targets[g])]));
+  const peer = targets.portkey;
+  const vsPortkey = {};
+  for (const name of ['standalone', 'distributed']) {
+    const ours = targets[name];
+    if (!overheads[name] || !overheads.portkey || !ours?.throughput || !peer?.throughput) continue;
+    vsPortkey[name] = {
+      // Below 1: adds less than Portkey does. Above 1: more.
+      overheadJsonP50: overheads[name].json.p50 / overheads.portkey.json.p50,
+      overheadFirstByteP50: overheads[name].streamFirstByte.p50 / overheads.portkey.streamFirstByte.p50,
+      overheadStreamTotalP50: overheads[name].streamTotal.p50 / overheads.portkey.streamTotal.p50,
+      // Above 1: serves more requests per second than Portkey.
+      rpsJson: ours.throughput.json.rps / peer.throughput.json.rps,
+      rpsStream: ours.throughput.stream.rps / peer.throughput.stream.rps,
+    };
+  }
+  return { overheads, vsPortkey };
+}
+
+const ms = (us) => (Number.isFinite(us) ? (us / 1000).toFixed(3) : '—');
+const plusMs = (us) => (Number.isFinite(us) ? `${us >= 0 ? '+' : ''}${(us / 1000).toFixed(3)}` : '—');
+const times = (ratio) => (Number.isFinite(ratio) ? `${ratio.toFixed(2)}×` : '—');
+const int = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '—');
+
+/** A markdown table whose first `textColumns` columns are left-aligned, the numbers right-aligned. */
+function table(header, rows, textColumns = 1) {
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map((_, i) => (i < textColumns ? '---' : '---:'))), ...rows.map(line)].join('\n');
+}
+
+function sequentialTables(run) {
+  const json = [];
+  const stream = [];
+  for (const [name, t] of Object.entries(run.targets)) {
+    if (!t.sequential) continue;
+    const o = run.summary.overheads[name];
+    const j = t.sequential.json.target.total;
+    const reported = t.sequential.json.target.reported;
+    json.push([name, int(j.n), ms(j.p50), ms(j.p99), plusMs(o?.json.p50), plusMs(o?.json.p99), reported ? ms(reported.p50) : '—']);
+    const f = t.sequential.stream.target.firstByte;
+    const s = t.sequential.stream.target.total;
+    stream.push([
+      name,
+      int(s.n),
+      ms(f.p50),
+      ms(f.p99),
+      plusMs(o?.streamFirstByte.p50),
+      plusMs(o?.streamFirstByte.p99),
+      ms(s.p50),
+      ms(s.p99),
+      plusMs(o?.streamTotal.p50),
+      plusMs(o?.streamTotal.p99),
+    ]);
+  }
+  return [
+    "**Sequential, non-streaming** (ms; one connection, one request at a time; overhead = target − direct, the direct calls interleaved with the target's in the same run)",
+    '',
+    table(['target', 'requests', 'p50', 'p99', 'overhead p50', 'overhead p99', 'x-unigate-overhead-ms p50'], json),
+    '',
+    '**Sequential, streaming** (ms; first byte = first SSE event)',
+    '',
+    table(
+      ['target', 'requests', 'first byte p50', 'p99', 'overhead p50', 'overhead p99', 'total p50', 'p99', 'overhead p50', 'overhead p99'],
+      stream,
+    ),
+  ];
+}
+
+function throughputTable(run) {
+  const rows = [];
+  for (const [name, t] of Object.entries(run.targets)) {
+    for (const [kase, r] of Object.entries(t.throughput ?? {})) {
+      rows.push([
+        name,
+        kase === 'json' ? 'non-streaming' : 'streaming',
+        int(r.rps),
+        ms(r.latency.p50),
+        ms(r.latency.p99),
+        int(r.non2xx),
+        int(r.errors),
+      ]);
+    }
+  }
+  const c = run.config;
+  return [
+    `**Max throughput** (${c.connections} connections, ${c.durationSeconds} s per case after ${c.warmupSeconds} s of warm-up; latency of complete answers, ms)`,
+    '',
+    table(['target', 'case', 'req/s', 'p50', 'p99', 'non-2xx', 'errors'], rows, 2),
+  ];
+}
+
+function decayTable(run) {
+  const rows = Object.entries(run.targets)
+    .filter(([, t]) => t.decay)
+    .map(([name, t]) => {
+      const w = t.decay.windows;
+      return [name, w.map((x) => int(x.rps)).join(' · '), times(w[w.length - 1].rps / w[0].rps)];
+    });
+  const c = run.config;
+  return [
+    `**No decay** (non-streaming, ${c.connections} connections, ${c.decay.seconds} s from a fresh start, req/s per ${c.decay.seconds / c.decay.windows} s window)`,
+    '',
+    table(['target', 'req/s per window', 'last / first'], rows),
+  ];
+}
+
+function rssTable(run) {
+  const rows = [];
+  for (const [name, t] of Object.entries(run.targets)) {
+    for (const p of t.rss ?? []) rows.push([name, p.name, int(p.maxMiB), int(p.endMiB)]);
+  }
+  return [
+    '**Memory** (VmRSS in MiB while measured: the maximum, and at the end of the last load run)',
+    '',
+    table(['target', 'process', 'max', 'end'], rows, 2),
+  ];
+}
+
+function portkeyTable(run) {
+  const rows = Object.entries(run.summary.vsPortkey).map(([name, r]) => {
+    const o = run.summary.overheads[name];
+    const t = run.targets[name].throughput;
+    return [
+      name,
+      `${plusMs(o.json.p50)} (${times(r.overheadJsonP50)})`,
+      `${plusMs(o.streamFirstByte.p50)} (${times(r.overheadFirstByteP50)})`,
+      `${plusMs(o.streamTotal.p50)} (${times(r.overheadStreamTotalP50)})`,
+      `${int(t.json.rps)} (${times(r.rpsJson)})`,
+      `${int(t.stream.rps)} (${times(r.rpsStream)})`,
+    ];
+  });
+  if (rows.length === 0) return [];
+  return [
+    "**Against Portkey** (overhead p50 in ms and as a multiple of Portkey's: below 1× adds less; req/s as a multiple of Portkey's: above 1× serves more)",
+    '',
+    table(
+      ['target', 'overhead non-streaming', 'overhead stream first byte', 'overhead stream total', 'req/s non-streaming', 'req/s streaming'],
+      rows,
+    ),
+  ];
+}
+
+export function markdown(run, resultsPath) {
+  const e = run.environment;
+  const failed = Object.entries(run.targets).filter(([, t]) => t.error);
+  return [
+    `- Run of ${run.startedAt.slice(0, 10)} (${run.durationSeconds} s), commit ${e.commit}${e.dirty ? ' with uncommitted changes' : ''}, model \`${run.config.model}\`, max_tokens ${run.config.maxTokens}${run.config.quick ? ', BENCH_QUICK' : ''}.`,
+    `- Machine: ${e.cpus} cores (${e.cpuModel}) shared with other work, ${e.memGiB} GiB, Node ${e.node}; load average ${e.loadavgAtStart[0]} at the start, ${run.loadavgAtEnd[0]} at the end.`,
+    `- Full results: \`${resultsPath}\`.`,
+    '',
+    ...sequentialTables(run),
+    '',
+    ...throughputTable(run),
+    '',
+    ...decayTable(run),
+    '',
+    ...rssTable(run),
+    '',
+    ...portkeyTable(run),
+    ...failed.map(([name, t]) => `\n**${name} not measured:** ${t.error}`),
+  ].join('\n');
+}
+
+/** Writes bench/results/<timestamp>.json; returns its path relative to the repository. */
+export function writeResults(root, run) {
+  const dir = join(root, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${run.startedAt.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(run, null, 2)}\n`);
+  return relative(root, file);
+}
+
+/** Replaces the latest-numbers section of docs/benchmark.md (between its two markers), Prettier-formatted. */
+export async function updateDocs(root, text) {
+  const file = join(root, 'docs', 'benchmark.md');
+  const doc = readFileSync(file, 'utf8');
+  const start = doc.indexOf(DOCS_START);
+  const end = doc.indexOf(DOCS_END);
+  if (start < 0 || end < start) throw new Error(`docs/benchmark.md has no ${DOCS_START} … ${DOCS_END} section to replace`);
+  const updated = `${doc.slice(0, start + DOCS_START.length)}\n${text}\n${doc.slice(end)}`;
+  const options = { ...(await prettier.resolveConfig(file)), filepath: file };
+  writeFileSync(file, await prettier.format(updated, options));
+}
