@@ -8,12 +8,12 @@ import { createLogger, KafkaEventBus, type EventMeta } from '@unigate/platform';
 const logger = createLogger('kafka-event-bus-test', 'silent');
 const buses: KafkaEventBus[] = [];
 
-function newBus(topicPrefix: string): KafkaEventBus {
+function newBus(topicPrefix: string, log = logger): KafkaEventBus {
   const bus = new KafkaEventBus({
     brokers: kafkaBrokers(),
     clientId: 'platform-test',
     topicPrefix,
-    logger,
+    logger: log,
     retryBackoff: { initialMs: 50, maxMs: 200 },
   });
   buses.push(bus);
@@ -76,8 +76,11 @@ test('a handler that throws gets the same message again, and later messages wait
 
 test('two consumers in one group share the partitions and together see every message', async () => {
   const prefix = uniqueName('kbus');
-  const a = newBus(prefix);
-  const b = newBus(prefix);
+  // Warnings (a consumer crash and restart, a slow join) are kept to explain a failure.
+  const warnings: string[] = [];
+  const log = createLogger('kafka-event-bus-test', 'warn', { write: (line: string) => void warnings.push(line) });
+  const a = newBus(prefix, log);
+  const b = newBus(prefix, log);
   const byA = new Set<number>();
   const byB = new Set<number>();
   // Join together so the group settles once (each join costs the mock ~3 s).
@@ -86,9 +89,10 @@ test('two consumers in one group share the partitions and together see every mes
     b.subscribe('shared', 'workers', async (p) => void byB.add((p as { n: number }).n)),
   ]);
   // The group may first settle with one member owning every partition and rebalance when the other
-  // joins; keep publishing (bounded) until both members have been handed messages.
+  // joins; keep publishing (bounded) until both members have been handed messages. On a loaded CI
+  // machine a member's join can fail and be retried with kafkajs's restart backoff, hence 45 s.
   let total = 0;
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 45_000;
   while ((byA.size === 0 || byB.size === 0) && Date.now() < deadline) {
     for (let i = 0; i < 20; i++, total++) await a.publish('shared', `key-${total}`, { n: total });
     await new Promise((r) => setTimeout(r, 500));
@@ -96,9 +100,8 @@ test('two consumers in one group share the partitions and together see every mes
   await waitFor('every message', () => new Set([...byA, ...byB]).size === total);
 
   // Shared, not broadcast: each member handled some of the messages, and they did not both get all.
-  expect(byA.size).toBeGreaterThan(0);
-  expect(byB.size).toBeGreaterThan(0);
+  expect({ byA: byA.size > 0, byB: byB.size > 0, warnings }).toEqual({ byA: true, byB: true, warnings: expect.any(Array) });
   const both = [...byA].filter((n) => byB.has(n)).length;
   expect(both).toBeLessThan(total / 2);
   expect(new Set([...byA, ...byB]).size).toBe(total);
-});
+}, 90_000);
