@@ -44,10 +44,30 @@ test('a created key is sk- + 48 base62, stored only as its hash, and authenticat
     models: ['gpt-test'],
     rate_limit_rpm: 60,
     max_concurrency: 2,
+    tier: 'paid',
   });
   expect(await h.domain.billing.authenticate(hashApiKey('sk-unknown'))).toBeNull();
   expect(await h.domain.billing.authenticate('not a hash')).toBeNull();
   await expect(h.domain.billing.createKey(acc.id, { rate_limit_rpm: -1 } as never)).rejects.toMatchObject({ status: 400 });
+});
+
+test('an account is paid unless made free; its keys carry the tier, which the operator can change', async () => {
+  const free = await h.domain.billing.createAccount('free-tier', 0, 'free');
+  const key = await h.domain.billing.createKey(free.id, {});
+  expect(await h.domain.billing.authenticate(hashApiKey(key.key))).toMatchObject({ account_id: free.id, tier: 'free' });
+
+  expect(await h.domain.billing.setTier(free.id, 'paid')).toEqual({ id: free.id, tier: 'paid' });
+  expect(await h.domain.billing.authenticate(hashApiKey(key.key))).toMatchObject({ tier: 'paid' });
+  const [row] = await h.ds.query(`SELECT tier FROM billing.accounts WHERE id = $1`, [free.id]);
+  expect(row.tier).toBe('paid');
+
+  await expect(h.domain.billing.setTier(free.id, 'gold' as never)).rejects.toMatchObject({ status: 400, param: 'tier' });
+  await expect(h.domain.billing.createAccount('bad-tier', 0, 'gold' as never)).rejects.toMatchObject({ status: 400, param: 'tier' });
+  await expect(h.domain.billing.setTier('00000000-0000-4000-8000-000000000000', 'free')).rejects.toMatchObject({ status: 404 });
+
+  const user = await h.domain.billing.registerUser(`tier-${Date.now()}@example.com`, 'a long password', 0, 'free');
+  const [owned] = await h.ds.query(`SELECT tier FROM billing.accounts WHERE id = $1`, [user.account_id]);
+  expect(owned.tier).toBe('free');
 });
 
 test('a revoked key no longer authenticates and key.revoked is published with its hash', async () => {
@@ -76,7 +96,7 @@ test('bootstrap is idempotent: one account, one key, credit only on first creati
   expect(results[1]).toMatchObject({ account_id, key_id });
 
   await h.reservations.admit({
-    principal: { key_id, account_id, models: [], rate_limit_rpm: null, max_concurrency: null },
+    principal: { key_id, account_id, models: [], rate_limit_rpm: null, max_concurrency: null, tier: 'paid' },
     request_id: 'r-boot',
     amount_micros: 1,
   });

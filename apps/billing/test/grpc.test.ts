@@ -83,8 +83,15 @@ test('every rpc works end to end, with int64 money as strings and errors as Gate
   const auth = await client.Authenticate({ key_hash: hashApiKey(key.key) });
   expect(auth).toEqual({
     found: true,
-    principal: { key_id: key.id, account_id: acc.id, models: ['m1'], rate_limit_rpm: 10, max_concurrency: 0 },
+    principal: { key_id: key.id, account_id: acc.id, models: ['m1'], rate_limit_rpm: 10, max_concurrency: 0, tier: 'paid' },
   });
+  // The tier travels with the principal; an unknown tier is refused like the admin API refuses it.
+  expect(await client.SetAccountTier({ account_id: acc.id, tier: 'free' })).toEqual({ account_id: acc.id, tier: 'free' });
+  expect(await client.Authenticate({ key_hash: hashApiKey(key.key) })).toMatchObject({ principal: { tier: 'free' } });
+  await expect(client.SetAccountTier({ account_id: acc.id, tier: 'gold' })).rejects.toMatchObject({ status: 400, param: 'tier' });
+  const free = await client.CreateAccount({ name: 'grpc-free', credit_micros: '0', tier: 'free' });
+  const freeKey = await client.CreateKey({ account_id: free.id });
+  expect(await client.Authenticate({ key_hash: hashApiKey(freeKey.key) })).toMatchObject({ principal: { tier: 'free' } });
 
   // What an edge loads into Redis before its first admission for the account.
   expect(await client.GetAccountMoney({ account_id: acc.id })).toEqual({ found: true, balance_micros: '4000000', version: '1' });

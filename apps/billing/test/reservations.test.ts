@@ -80,6 +80,7 @@ const key = (limits: { rpm?: number; concurrency?: number }, keyId: string = ran
   models: [],
   rate_limit_rpm: limits.rpm ?? null,
   max_concurrency: limits.concurrency ?? null,
+  tier: 'paid',
 });
 const req = () => `req_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
 

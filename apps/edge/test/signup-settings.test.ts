@@ -13,13 +13,13 @@ import { parseTrustProxy } from '../src/http/http-settings';
 import { LOGIN_MAX_FAILURES_PER_EMAIL, SIGNUPS_PER_ADDRESS } from '../src/web/register-web';
 import type { WebSettings } from '../src/web/web-settings';
 
-const OPEN: WebSettings = { signup: true, invites: new Set(), creditMicros: 0 };
+const OPEN: WebSettings = { signup: true, invites: new Set(), creditMicros: 0, tier: 'free' };
 
 async function edge(web: WebSettings, trustProxy = 'loopback,linklocal,uniquelocal') {
-  const signups: Array<[string, number]> = [];
+  const signups: Array<[string, number, string?]> = [];
   const billing = {
-    registerUser: async (email: string, _password: string, credit: number): Promise<UserView> => {
-      signups.push([email, credit]);
+    registerUser: async (email: string, _password: string, credit: number, tier?: string): Promise<UserView> => {
+      signups.push([email, credit, tier]);
       return { id: 'u1', email, account_id: 'a1' };
     },
     verifyUser: async () => null,
@@ -60,7 +60,7 @@ async function edge(web: WebSettings, trustProxy = 'loopback,linklocal,uniqueloc
 
 describe('sign-up settings over HTTP', () => {
   it('UNIGATE_SIGNUP=off: the form says sign-up is closed and a POST creates nothing', async () => {
-    const { app, signups, signup } = await edge({ signup: false, invites: new Set(), creditMicros: 0 });
+    const { app, signups, signup } = await edge({ signup: false, invites: new Set(), creditMicros: 0, tier: 'free' });
     const res = await signup('a@x.io');
     expect(res.statusCode).toBe(403);
     expect(res.body).toContain('Sign-up is closed');
@@ -68,8 +68,8 @@ describe('sign-up settings over HTTP', () => {
     await app.close();
   });
 
-  it('invites: only invited emails sign up, with the configured credit; the cookie is Secure off localhost', async () => {
-    const { app, signups, signup } = await edge({ signup: true, invites: new Set(['a@x.io']), creditMicros: 2_500_000 });
+  it('invites: only invited emails sign up, with the configured credit and tier; the cookie is Secure off localhost', async () => {
+    const { app, signups, signup } = await edge({ signup: true, invites: new Set(['a@x.io']), creditMicros: 2_500_000, tier: 'paid' });
     const refused = await signup('b@y.io');
     expect(refused.statusCode).toBe(403);
     expect(refused.body).toContain('by invitation');
@@ -85,8 +85,8 @@ describe('sign-up settings over HTTP', () => {
     const remoteCookie = [remote.headers['set-cookie']].flat().find((c) => c!.startsWith('unigate_session='))!;
     expect(remoteCookie).toMatch(/; HttpOnly; SameSite=Lax; .*; Secure$/);
     expect(signups).toEqual([
-      ['A@x.io', 2_500_000],
-      ['a@x.io', 2_500_000],
+      ['A@x.io', 2_500_000, 'paid'],
+      ['a@x.io', 2_500_000, 'paid'],
     ]);
     await app.close();
   });

@@ -115,6 +115,7 @@ describe('the native responses adapter against the simulator', () => {
     signal: new AbortController().signal,
     request_id: 'req_1',
     account_id: 'acct_1',
+    tier: 'paid' as const,
     options: {},
     files: [],
     model: MODEL,

@@ -34,7 +34,21 @@ const limit = (field: string) =>
     .positive(`${field} must be a positive integer`)
     .max(INT32_MAX, `${field} must be at most ${INT32_MAX}`);
 
-export const createAccountSchema = z.object({ name: text('name'), credit_usd: usd('credit_usd', { positive: false }).optional() });
+/**
+ * An account's tier: what an upstream keeps for it follows the tier (SPEC.md §8: gamma stored
+ * history 55 days paid, 1 day free). Accounts are `paid` unless the operator says otherwise.
+ */
+export const ACCOUNT_TIERS = ['paid', 'free'] as const;
+export type AccountTier = (typeof ACCOUNT_TIERS)[number];
+export const accountTierSchema = z.enum(ACCOUNT_TIERS, { error: `tier must be one of: ${ACCOUNT_TIERS.join(', ')}` });
+
+export const createAccountSchema = z.object({
+  name: text('name'),
+  credit_usd: usd('credit_usd', { positive: false }).optional(),
+  tier: accountTierSchema.optional(),
+});
+/** PATCH /admin/v1/accounts/{id}: what an operator may change about an account. */
+export const updateAccountSchema = z.strictObject({ tier: accountTierSchema }, { error: 'body must be {"tier": "paid" | "free"}' });
 export const creditAccountSchema = z.object({
   amount_usd: usd('amount_usd', { positive: true }),
   reference: text('reference').optional(),
@@ -51,12 +65,19 @@ export const createKeySchema = z.object({
 export type CreateAccount = z.infer<typeof createAccountSchema>;
 export type CreditAccount = z.infer<typeof creditAccountSchema>;
 export type CreateKey = z.infer<typeof createKeySchema>;
+export type UpdateAccount = z.infer<typeof updateAccountSchema>;
 
 export interface AccountView {
   id: string;
   name: string;
   balance_usd: number;
   reserved_usd: number;
+}
+
+/** PATCH /admin/v1/accounts/{id}'s answer (AccountView keeps DESIGN.md §6's shape). */
+export interface AccountTierView {
+  id: string;
+  tier: AccountTier;
 }
 
 export interface LedgerEntryView {

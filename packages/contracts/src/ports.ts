@@ -2,7 +2,7 @@
  * The internal service interfaces. The edge talks to these; distributed mode implements them with
  * gRPC clients, standalone with the domain services themselves. Nothing here knows a transport.
  */
-import type { AccountView, CreateKey, LedgerEntryView } from './admin';
+import type { AccountTier, AccountTierView, AccountView, CreateKey, LedgerEntryView } from './admin';
 import type { ModelInfo, ModelRoute } from './catalog';
 import type { Usage } from './pricing';
 
@@ -14,6 +14,8 @@ export interface KeyPrincipal {
   models: string[];
   rate_limit_rpm: number | null;
   max_concurrency: number | null;
+  /** The account's tier (what an upstream keeps for it follows it). */
+  tier: AccountTier;
 }
 
 export interface CatalogPort {
@@ -39,8 +41,10 @@ export interface BillingPort {
   /** The ledger's money of an account (null when unknown), for a reservation store to load. */
   accountMoney(accountId: string): Promise<AccountMoney | null>;
 
-  createAccount(name: string, creditMicros: number): Promise<AccountView>;
+  createAccount(name: string, creditMicros: number, tier?: AccountTier): Promise<AccountView>;
   getAccount(accountId: string): Promise<AccountView>;
+  /** Changes the account's tier; keys already cached by an edge follow within the key cache's TTL. */
+  setTier(accountId: string, tier: AccountTier): Promise<AccountTierView>;
   credit(accountId: string, amountMicros: number, reference?: string): Promise<{ balance_usd: number }>;
   createKey(accountId: string, spec: CreateKey): Promise<{ id: string; key: string }>;
   revokeKey(keyId: string): Promise<void>;
@@ -53,7 +57,7 @@ export interface BillingPort {
    * A dashboard user with a new account holding `creditMicros`; the password is stored as an argon2id
    * hash. Throws GatewayError conflict when the email (case-insensitive) is taken.
    */
-  registerUser(email: string, password: string, creditMicros: number): Promise<UserView>;
+  registerUser(email: string, password: string, creditMicros: number, tier?: AccountTier): Promise<UserView>;
   /** The user when email and password match, else null (unknown email and wrong password alike). */
   verifyUser(email: string, password: string): Promise<UserView | null>;
 }
@@ -109,6 +113,8 @@ export interface EndpointCall {
   request_id: string;
   account_id: string;
   key_id: string;
+  /** The calling account's tier; absent means `paid`. */
+  tier?: AccountTier;
   hold_id: string | null;
   route: ModelRoute;
   body: unknown;

@@ -63,6 +63,7 @@ export type { ModelList__Output } from './generated/unigate/catalog/v1/ModelList
 export type { Principal__Output } from './generated/unigate/billing/v1/Principal';
 export type { AuthenticateReply__Output } from './generated/unigate/billing/v1/AuthenticateReply';
 export type { Account__Output } from './generated/unigate/billing/v1/Account';
+export type { SetAccountTierRequest__Output } from './generated/unigate/billing/v1/SetAccountTierRequest';
 export type { CreatedKey__Output } from './generated/unigate/billing/v1/CreatedKey';
 export type { CreditReply__Output } from './generated/unigate/billing/v1/CreditReply';
 export type { LedgerEntry } from './generated/unigate/billing/v1/LedgerEntry';

@@ -4,7 +4,7 @@
  * with the usage it measured, so nothing downstream re-derives usage. Failures are GatewayErrors,
  * `retryable` while another channel may still serve the call.
  */
-import type { AnyEndpointSpec, Attachment, Channel, ModelInfo, Usage } from '@unigate/contracts';
+import type { AccountTier, AnyEndpointSpec, Attachment, Channel, ModelInfo, Usage } from '@unigate/contracts';
 import type { HttpClient } from './http/http-client';
 
 export interface CallContext {
@@ -13,6 +13,8 @@ export interface CallContext {
   request_id: string;
   /** The calling account (state an upstream keeps per caller, like gamma interactions, is checked against it). */
   account_id: string;
+  /** The calling account's tier (what an upstream keeps for it follows it, e.g. gamma's stored history). */
+  tier: AccountTier;
   /** Endpoint options from the request headers (e.g. `anthropic-beta`). */
   options: Readonly<Record<string, string>>;
   /** Files uploaded with a multipart request (image edits). */

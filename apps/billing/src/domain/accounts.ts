@@ -1,6 +1,6 @@
 /** Accounts and credits in the ledger: creating an account, reading it, adding money (idempotent by reference). */
 import { randomUUID } from 'node:crypto';
-import { errors, type AccountMoney } from '@unigate/contracts';
+import { ACCOUNT_TIERS, errors, type AccountMoney, type AccountTier } from '@unigate/contracts';
 import { parseBigint } from '@unigate/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { findAccountRow, lockAccount, readAccount, type AccountRow } from './account-queries';
@@ -10,12 +10,22 @@ import { requireMicros } from './validate';
 export class AccountService {
   constructor(private readonly ds: DataSource) {}
 
-  async createAccount(name: string, creditMicros: number): Promise<AccountEntity> {
+  async createAccount(name: string, creditMicros: number, tier: AccountTier = 'paid'): Promise<AccountEntity> {
     if (typeof name !== 'string' || name.trim() === '' || name.length > 200) {
       throw errors.invalidRequest('name must be 1 to 200 characters', 'name');
     }
     requireMicros(creditMicros, 'credit_micros');
-    return this.ds.transaction((m) => insertAccount(m, name, creditMicros));
+    requireTier(tier);
+    return this.ds.transaction((m) => insertAccount(m, name, creditMicros, tier));
+  }
+
+  /** Changes the tier (404 for an unknown account). */
+  async setTier(accountId: string, tier: AccountTier): Promise<void> {
+    requireTier(tier);
+    await this.ds.transaction(async (m) => {
+      await lockAccount(m, accountId);
+      await m.update(AccountEntity, { id: accountId }, { tier });
+    });
   }
 
   read(accountId: string): Promise<AccountRow> {
@@ -38,6 +48,11 @@ export class AccountService {
       return addToBalance(m, accountId, amountMicros);
     });
   }
+}
+
+/** The gRPC controller passes strings through: check here as the edge's schema did. */
+export function requireTier(tier: string): asserts tier is AccountTier {
+  if (!(ACCOUNT_TIERS as readonly string[]).includes(tier)) throw errors.invalidRequest(`tier must be one of: ${ACCOUNT_TIERS.join(', ')}`, 'tier');
 }
 
 /**
@@ -67,8 +82,8 @@ export async function insertCredit(m: EntityManager, accountId: string, amountMi
 }
 
 /** Inside the caller's transaction: the account row plus its opening credit, if any. */
-export async function insertAccount(m: EntityManager, name: string, creditMicros: number): Promise<AccountEntity> {
-  const account = m.create(AccountEntity, { id: randomUUID(), name, balanceMicros: creditMicros });
+export async function insertAccount(m: EntityManager, name: string, creditMicros: number, tier: AccountTier): Promise<AccountEntity> {
+  const account = m.create(AccountEntity, { id: randomUUID(), name, tier, balanceMicros: creditMicros });
   await m.insert(AccountEntity, account);
   if (creditMicros > 0) {
     await m.insert(CreditEntity, { id: randomUUID(), accountId: account.id, amountMicros: creditMicros, reference: null });

@@ -6,6 +6,8 @@
 import {
   microsToUsd,
   type AccountMoney,
+  type AccountTier,
+  type AccountTierView,
   type AccountView,
   type BillingPort,
   type CreateKey,
@@ -43,14 +45,19 @@ export class BillingService implements BillingPort {
     return this.live.load(accountId);
   }
 
-  async createAccount(name: string, creditMicros: number): Promise<AccountView> {
-    const account = await this.accounts.createAccount(name, creditMicros);
+  async createAccount(name: string, creditMicros: number, tier: AccountTier = 'paid'): Promise<AccountView> {
+    const account = await this.accounts.createAccount(name, creditMicros, tier);
     return { id: account.id, name: account.name, balance_usd: microsToUsd(account.balanceMicros), reserved_usd: 0 };
   }
 
   async getAccount(accountId: string): Promise<AccountView> {
     const a = await this.live.view(accountId);
     return { id: accountId, name: a.name, balance_usd: microsToUsd(a.balance_micros), reserved_usd: microsToUsd(a.reserved_micros) };
+  }
+
+  async setTier(accountId: string, tier: AccountTier): Promise<AccountTierView> {
+    await this.accounts.setTier(accountId, tier);
+    return { id: accountId, tier };
   }
 
   async credit(accountId: string, amountMicros: number, reference?: string): Promise<{ balance_usd: number }> {
@@ -78,8 +85,8 @@ export class BillingService implements BillingPort {
     return this.keys.listKeys(accountId);
   }
 
-  registerUser(email: string, password: string, creditMicros: number): Promise<UserView> {
-    return this.users.register(email, password, creditMicros);
+  registerUser(email: string, password: string, creditMicros: number, tier: AccountTier = 'paid'): Promise<UserView> {
+    return this.users.register(email, password, creditMicros, tier);
   }
 
   verifyUser(email: string, password: string): Promise<UserView | null> {

@@ -36,7 +36,7 @@ export async function ensureBootstrap(ds: DataSource, logger: Logger, apiKey: st
     }
     let account = await m.findOne(AccountEntity, { where: { name: BOOTSTRAP_ACCOUNT_NAME }, order: { createdAt: 'ASC' } });
     const createdAccount = !account;
-    account ??= await insertAccount(m, BOOTSTRAP_ACCOUNT_NAME, creditMicros);
+    account ??= await insertAccount(m, BOOTSTRAP_ACCOUNT_NAME, creditMicros, 'paid');
     const keyId = await insertKey(m, account.id, keyHash, displayPrefix(apiKey), { name: BOOTSTRAP_ACCOUNT_NAME });
     return { account_id: account.id, key_id: keyId, created_account: createdAccount, created_key: true };
   });

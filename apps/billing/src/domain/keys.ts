@@ -5,6 +5,7 @@ import {
   errors,
   parseOrThrow,
   TOPICS,
+  type AccountTier,
   type CreateKey,
   type KeyPrincipal,
   type KeyRevoked,
@@ -14,7 +15,7 @@ import type { EventBus } from '@unigate/platform';
 import { IsNull, type DataSource, type EntityManager } from 'typeorm';
 import { findAccount } from './account-queries';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-material';
-import { ApiKeyEntity } from './entities';
+import { AccountEntity, ApiKeyEntity } from './entities';
 import { isUuid } from './validate';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -40,7 +41,9 @@ export class KeyService {
     const hash = typeof keyHash === 'string' ? keyHash.toLowerCase() : '';
     if (!SHA256_HEX.test(hash)) return null;
     const key = await this.ds.manager.findOneBy(ApiKeyEntity, { keyHash: hash, revokedAt: IsNull() });
-    return key ? principal(key) : null;
+    if (!key) return null;
+    const account = await this.ds.manager.findOne(AccountEntity, { where: { id: key.accountId }, select: { id: true, tier: true } });
+    return account ? principal(key, account.tier) : null;
   }
 
   /** The account's keys, newest first; no secrets (only their display prefix). */
@@ -93,8 +96,9 @@ export async function insertKey(m: EntityManager, accountId: string, keyHash: st
   return id;
 }
 
-function principal(key: ApiKeyEntity): KeyPrincipal {
+function principal(key: ApiKeyEntity, tier: AccountTier): KeyPrincipal {
   return {
+    tier,
     key_id: key.id,
     account_id: key.accountId,
     models: key.models,

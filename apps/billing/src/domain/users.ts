@@ -3,10 +3,10 @@
  * Passwords are kept as argon2id PHC strings (hash-wasm: WebAssembly, so no native binary to ship).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { errors, type UserView } from '@unigate/contracts';
+import { errors, type AccountTier, type UserView } from '@unigate/contracts';
 import { argon2id, argon2Verify } from 'hash-wasm';
 import type { DataSource } from 'typeorm';
-import { insertAccount } from './accounts';
+import { insertAccount, requireTier } from './accounts';
 import { UserEntity } from './entities';
 import { requireMicros } from './validate';
 
@@ -30,17 +30,18 @@ export class UserService {
 
   constructor(private readonly ds: DataSource) {}
 
-  async register(email: string, password: string, creditMicros: number): Promise<UserView> {
+  async register(email: string, password: string, creditMicros: number, tier: AccountTier = 'paid'): Promise<UserView> {
     const normalized = normalizeEmail(email);
     if (!EMAIL.test(normalized) || normalized.length > 254) throw errors.invalidRequest('email must be an email address', 'email');
     if (typeof password !== 'string' || password.length < PASSWORD_MIN || password.length > PASSWORD_MAX)
       throw errors.invalidRequest(`password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`, 'password');
     requireMicros(creditMicros, 'credit_micros');
+    requireTier(tier);
     const taken = () => errors.conflict('An account with this email exists already.', 'email');
     if (await this.ds.manager.existsBy(UserEntity, { email: normalized })) throw taken();
     const passwordHash = await hashPassword(password);
     return this.ds.transaction(async (m) => {
-      const account = await insertAccount(m, normalized, creditMicros);
+      const account = await insertAccount(m, normalized, creditMicros, tier);
       const user = { id: randomUUID(), email: normalized, passwordHash, accountId: account.id };
       // Two sign-ups racing for one email: the unique index decides, the loser's account rolls back.
       await m.insert(UserEntity, user).catch((err: { code?: string }) => {

@@ -3,6 +3,7 @@ import { BillingReservedCounter1735000000000 } from './1735000000000-billing-res
 import { LedgerUnits1736000000000 } from './1736000000000-ledger-units';
 import { HoldsLeavePostgres1737000000000 } from './1737000000000-holds-leave-postgres';
 import { DashboardUsers1738000000000 } from './1738000000000-dashboard-users';
+import { AccountTier1739700000000 } from './1739700000000-account-tier';
 
 /** Every billing migration, oldest first (passed as classes so bundling and tests need no globbing). */
 export const BILLING_MIGRATIONS = [
@@ -11,4 +12,5 @@ export const BILLING_MIGRATIONS = [
   LedgerUnits1736000000000,
   HoldsLeavePostgres1737000000000,
   DashboardUsers1738000000000,
+  AccountTier1739700000000,
 ];

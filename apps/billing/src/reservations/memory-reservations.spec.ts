@@ -13,6 +13,7 @@ const key = (rpm: number | null, concurrency: number | null = null): KeyPrincipa
   models: [],
   rate_limit_rpm: rpm,
   max_concurrency: concurrency,
+  tier: 'paid',
 });
 
 const open = (opts: MemoryReservationOptions) => new MemoryReservations(new MemoryMoney(async () => null), opts);

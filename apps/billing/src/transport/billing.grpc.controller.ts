@@ -4,7 +4,7 @@
  * back the same GatewayError. int64 fields travel as decimal strings (LOADER_OPTIONS longs: String),
  * converted here with an exactness check.
  */
-import { createKeySchema, errors, parseOrThrow, type BillingPort } from '@unigate/contracts';
+import { createKeySchema, errors, parseOrThrow, type AccountTier, type BillingPort } from '@unigate/contracts';
 import { encodeJson, unaryHandler } from '@unigate/platform';
 import type { BillingServiceHandlers } from '@unigate/proto';
 
@@ -22,6 +22,7 @@ export function billingGrpcHandlers(billing: BillingPort): BillingServiceHandler
           models: p.models,
           rate_limit_rpm: p.rate_limit_rpm ?? 0,
           max_concurrency: p.max_concurrency ?? 0,
+          tier: p.tier,
         },
       };
     }),
@@ -33,8 +34,15 @@ export function billingGrpcHandlers(billing: BillingPort): BillingServiceHandler
       const money = await billing.accountMoney(req.account_id);
       return money ? { found: true, balance_micros: String(money.balance_micros), version: String(money.version) } : { found: false };
     }),
-    CreateAccount: unaryHandler((req) => billing.createAccount(req.name, int64(req.credit_micros, 'credit_micros'))),
+    CreateAccount: unaryHandler((req) =>
+      billing.createAccount(req.name, int64(req.credit_micros, 'credit_micros'), (req.tier || 'paid') as AccountTier),
+    ),
     GetAccount: unaryHandler((req) => billing.getAccount(req.account_id)),
+    // The tier is checked by the domain (requireTier), as the edge's schema did.
+    SetAccountTier: unaryHandler(async (req) => {
+      const set = await billing.setTier(req.account_id, req.tier as AccountTier);
+      return { account_id: set.id, tier: set.tier };
+    }),
     Credit: unaryHandler((req) => billing.credit(req.account_id, int64(req.amount_micros, 'amount_micros'), req.reference || undefined)),
     CreateKey: unaryHandler((req) => {
       // proto3 has no null: empty and 0 mean "not set"; the schema checks the rest as the edge did.
@@ -76,7 +84,9 @@ export function billingGrpcHandlers(billing: BillingPort): BillingServiceHandler
     ListKeys: unaryHandler(async (req) => ({
       keys: (await billing.listKeys(req.account_id)).map((k) => ({ ...k, name: k.name ?? '', revoked_at: k.revoked_at ?? '' })),
     })),
-    RegisterUser: unaryHandler((req) => billing.registerUser(req.email, req.password, int64(req.credit_micros, 'credit_micros'))),
+    RegisterUser: unaryHandler((req) =>
+      billing.registerUser(req.email, req.password, int64(req.credit_micros, 'credit_micros'), (req.tier || 'paid') as AccountTier),
+    ),
     VerifyUser: unaryHandler(async (req) => {
       const user = await billing.verifyUser(req.email, req.password);
       return user ? { found: true, user } : { found: false };

@@ -1,5 +1,13 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
-import { createAccountSchema, createKeySchema, creditAccountSchema, parseOrThrow, usdToMicros, type BillingPort } from '@unigate/contracts';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import {
+  createAccountSchema,
+  createKeySchema,
+  creditAccountSchema,
+  parseOrThrow,
+  updateAccountSchema,
+  usdToMicros,
+  type BillingPort,
+} from '@unigate/contracts';
 import { AdminGuard } from '../auth/admin.guard';
 import { BILLING_PORT } from '../tokens';
 
@@ -13,12 +21,17 @@ export class AdminController {
   @HttpCode(201)
   createAccount(@Body() body: unknown) {
     const req = parseOrThrow(createAccountSchema, body ?? {});
-    return this.billing.createAccount(req.name, usdToMicros(req.credit_usd ?? 0));
+    return this.billing.createAccount(req.name, usdToMicros(req.credit_usd ?? 0), req.tier);
   }
 
   @Get('accounts/:id')
   getAccount(@Param('id') id: string) {
     return this.billing.getAccount(id);
+  }
+
+  @Patch('accounts/:id')
+  updateAccount(@Param('id') id: string, @Body() body: unknown) {
+    return this.billing.setTier(id, parseOrThrow(updateAccountSchema, body ?? {}).tier);
   }
 
   @Post('accounts/:id/credit')

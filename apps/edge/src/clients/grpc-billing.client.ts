@@ -1,5 +1,7 @@
 import {
   usageSchema,
+  type AccountTier,
+  type AccountTierView,
   type AccountView,
   type BillingPort,
   type CreateKey,
@@ -20,6 +22,7 @@ import type {
   CreatedKey__Output,
   CreditReply__Output,
   KeyList__Output,
+  SetAccountTierRequest__Output,
   Quota__Output,
   UsageList__Output,
   User__Output,
@@ -49,6 +52,7 @@ export class GrpcBillingClient implements BillingPort {
       models: p.models,
       rate_limit_rpm: p.rate_limit_rpm || null,
       max_concurrency: p.max_concurrency || null,
+      tier: tierOf(p.tier),
     };
   }
 
@@ -61,12 +65,17 @@ export class GrpcBillingClient implements BillingPort {
     return reply.found ? { balance_micros: Number(reply.balance_micros), version: Number(reply.version) } : null;
   }
 
-  createAccount(name: string, creditMicros: number): Promise<AccountView> {
-    return this.call<Account__Output>('CreateAccount', { name, credit_micros: String(creditMicros) });
+  createAccount(name: string, creditMicros: number, tier: AccountTier = 'paid'): Promise<AccountView> {
+    return this.call<Account__Output>('CreateAccount', { name, credit_micros: String(creditMicros), tier });
   }
 
   getAccount(accountId: string): Promise<AccountView> {
     return this.call<Account__Output>('GetAccount', { account_id: accountId });
+  }
+
+  async setTier(accountId: string, tier: AccountTier): Promise<AccountTierView> {
+    const set = await this.call<SetAccountTierRequest__Output>('SetAccountTier', { account_id: accountId, tier });
+    return { id: set.account_id, tier: tierOf(set.tier) };
   }
 
   credit(accountId: string, amountMicros: number, reference?: string): Promise<{ balance_usd: number }> {
@@ -123,8 +132,8 @@ export class GrpcBillingClient implements BillingPort {
     return reply.keys.map((k) => ({ ...k, name: k.name || null, revoked_at: k.revoked_at || null }));
   }
 
-  async registerUser(email: string, password: string, creditMicros: number): Promise<UserView> {
-    const u = await this.call<User__Output>('RegisterUser', { email, password, credit_micros: String(creditMicros) });
+  async registerUser(email: string, password: string, creditMicros: number, tier: AccountTier = 'paid'): Promise<UserView> {
+    const u = await this.call<User__Output>('RegisterUser', { email, password, credit_micros: String(creditMicros), tier });
     return { id: u.id, email: u.email, account_id: u.account_id };
   }
 
@@ -132,4 +141,9 @@ export class GrpcBillingClient implements BillingPort {
     const reply = await this.call<VerifyUserReply__Output>('VerifyUser', { email, password });
     return reply.found && reply.user ? { id: reply.user.id, email: reply.user.email, account_id: reply.user.account_id } : null;
   }
+}
+
+/** proto3 has no enum check here: anything but `free` (an older billing sends none) is paid. */
+function tierOf(tier: string): AccountTier {
+  return tier === 'free' ? 'free' : 'paid';
 }

@@ -94,6 +94,7 @@ export class EndpointPipeline {
         request_id: requestId,
         account_id: principal.account_id,
         key_id: principal.key_id,
+        tier: principal.tier,
         hold_id: admitted?.holdId ?? null,
         route,
         body,

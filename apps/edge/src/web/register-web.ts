@@ -121,7 +121,7 @@ export function registerWeb(fastify: FastifyInstance, deps: WebDeps): void {
           signupPage({ csrf, email, error: 'Too many sign-ups from your address. Try again in an hour.' }),
         );
       try {
-        const user = await billing.registerUser(email, form.password ?? '', settings.creditMicros);
+        const user = await billing.registerUser(email, form.password ?? '', settings.creditMicros, settings.tier);
         await sessions.start(request, reply, user);
         return redirect(reply, '/dashboard');
       } catch (err) {

@@ -1,9 +1,10 @@
 import { signupRefusal, webSettingsFromEnv } from './web-settings';
 
 describe('sign-up settings', () => {
-  it('is open by default, with no credit', () => {
+  it('is open by default, with no credit, making free-tier accounts', () => {
     const s = webSettingsFromEnv({});
-    expect(s).toEqual({ signup: true, invites: new Set(), creditMicros: 0 });
+    expect(s).toEqual({ signup: true, invites: new Set(), creditMicros: 0, tier: 'free' });
+    expect(webSettingsFromEnv({ UNIGATE_SIGNUP_TIER: 'paid' }).tier).toBe('paid');
     expect(signupRefusal(s, 'a@b.co')).toBeNull();
   });
 
@@ -18,5 +19,6 @@ describe('sign-up settings', () => {
   it('refuses bad values at start', () => {
     expect(() => webSettingsFromEnv({ UNIGATE_SIGNUP: 'maybe' })).toThrow('UNIGATE_SIGNUP must be on or off');
     expect(() => webSettingsFromEnv({ UNIGATE_SIGNUP_CREDIT_USD: '-1' })).toThrow('must not be negative');
+    expect(() => webSettingsFromEnv({ UNIGATE_SIGNUP_TIER: 'gold' })).toThrow('UNIGATE_SIGNUP_TIER must be one of: paid, free');
   });
 });

@@ -1,5 +1,5 @@
 /** Sign-up and dashboard settings from the environment (docs/configuration.md), checked at start. */
-import { usdToMicros } from '@unigate/contracts';
+import { ACCOUNT_TIERS, usdToMicros, type AccountTier } from '@unigate/contracts';
 import { z } from 'zod';
 
 const schema = z.object({
@@ -13,6 +13,8 @@ const schema = z.object({
     .min(0, 'UNIGATE_SIGNUP_CREDIT_USD must not be negative')
     .max(1_000_000, 'UNIGATE_SIGNUP_CREDIT_USD must be at most 1000000')
     .default(0),
+  /** The tier of accounts made at sign-up (docs/billing.md "Tiers"); an operator can change it per account. */
+  UNIGATE_SIGNUP_TIER: z.enum(ACCOUNT_TIERS, { error: `UNIGATE_SIGNUP_TIER must be one of: ${ACCOUNT_TIERS.join(', ')}` }).default('free'),
 });
 
 export interface WebSettings {
@@ -20,6 +22,7 @@ export interface WebSettings {
   /** Lower-cased; empty = anyone may sign up. */
   invites: ReadonlySet<string>;
   creditMicros: number;
+  tier: AccountTier;
 }
 
 export function webSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): WebSettings {
@@ -27,7 +30,12 @@ export function webSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): WebSet
   const invites = e.UNIGATE_SIGNUP_INVITES.split(',')
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean);
-  return { signup: e.UNIGATE_SIGNUP === 'on', invites: new Set(invites), creditMicros: usdToMicros(e.UNIGATE_SIGNUP_CREDIT_USD) };
+  return {
+    signup: e.UNIGATE_SIGNUP === 'on',
+    invites: new Set(invites),
+    creditMicros: usdToMicros(e.UNIGATE_SIGNUP_CREDIT_USD),
+    tier: e.UNIGATE_SIGNUP_TIER,
+  };
 }
 
 /** Why `email` may not sign up, or null when it may. */

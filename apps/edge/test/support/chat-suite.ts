@@ -320,6 +320,19 @@ export function chatSuite(start: () => Promise<Stack>) {
       expect(denied.code).toBe('model_not_allowed');
     });
 
+    it('lets the operator set an account tier at creation or later (PATCH), refusing unknown tiers', async () => {
+      const made = await admin.call<{ id: string }>('POST', '/accounts', { name: 'tiered', credit_usd: 1, tier: 'free' });
+      expect(made.status).toBe(201);
+      const patched = await admin.call('PATCH', `/accounts/${made.body.id}`, { tier: 'paid' });
+      expect(patched).toEqual({ status: 200, body: { id: made.body.id, tier: 'paid' } });
+      const bad = await admin.call<{ error: { code: string; param: string } }>('PATCH', `/accounts/${made.body.id}`, { tier: 'gold' });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toMatchObject({ type: 'invalid_request_error', param: 'tier' });
+      expect((await admin.call('PATCH', `/accounts/${made.body.id}`, { name: 'renamed' })).status).toBe(400);
+      expect((await admin.call('POST', '/accounts', { name: 'x', tier: 'gold' })).status).toBe(400);
+      expect((await admin.call('PATCH', '/accounts/00000000-0000-4000-8000-000000000000', { tier: 'free' })).status).toBe(404);
+    });
+
     it('rejects admin calls without the admin token', async () => {
       const res = await fetch(`${stack.origin}/admin/v1/accounts`, {
         method: 'POST',

@@ -126,6 +126,8 @@ interface Target {
   shape: ErrorShape;
   /** The endpoint takes a multipart form, not JSON. */
   multipart?: boolean;
+  /** POST unless said. */
+  method?: 'PATCH';
 }
 
 export function fuzzSuite(start: () => Promise<Stack>) {
@@ -168,6 +170,14 @@ export function fuzzSuite(start: () => Promise<Stack>) {
       example: { name: 'k', models: ['sigma-sonnet-4-6'], rate_limit_rpm: 600, max_concurrency: 4 },
       shape: 'B',
     },
+    {
+      label: 'admin: set tier',
+      url: () => `${stack.origin}/admin/v1/accounts/${accountId}`,
+      headers: admin,
+      example: { tier: 'free' },
+      shape: 'B',
+      method: 'PATCH',
+    },
   ];
 
   /** Probes /health/live while `work` runs; returns the slowest probe. */
@@ -175,7 +185,7 @@ export function fuzzSuite(start: () => Promise<Stack>) {
 
   async function send(target: Target, body: string | Buffer): Promise<{ status: number; text: string }> {
     const started = performance.now();
-    const res = await fetch(target.url(), { method: 'POST', headers: target.headers(), body, signal: AbortSignal.timeout(CASE_MS * 2) });
+    const res = await fetch(target.url(), { method: target.method ?? 'POST', headers: target.headers(), body, signal: AbortSignal.timeout(CASE_MS * 2) });
     const text = await res.text();
     expect(performance.now() - started).toBeLessThan(CASE_MS);
     return { status: res.status, text };

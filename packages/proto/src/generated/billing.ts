@@ -23,6 +23,7 @@ import type { Quota as _unigate_billing_v1_Quota, Quota__Output as _unigate_bill
 import type { QuotaRequest as _unigate_billing_v1_QuotaRequest, QuotaRequest__Output as _unigate_billing_v1_QuotaRequest__Output } from './unigate/billing/v1/QuotaRequest';
 import type { RegisterUserRequest as _unigate_billing_v1_RegisterUserRequest, RegisterUserRequest__Output as _unigate_billing_v1_RegisterUserRequest__Output } from './unigate/billing/v1/RegisterUserRequest';
 import type { ReleaseHoldRequest as _unigate_billing_v1_ReleaseHoldRequest, ReleaseHoldRequest__Output as _unigate_billing_v1_ReleaseHoldRequest__Output } from './unigate/billing/v1/ReleaseHoldRequest';
+import type { SetAccountTierRequest as _unigate_billing_v1_SetAccountTierRequest, SetAccountTierRequest__Output as _unigate_billing_v1_SetAccountTierRequest__Output } from './unigate/billing/v1/SetAccountTierRequest';
 import type { UsageList as _unigate_billing_v1_UsageList, UsageList__Output as _unigate_billing_v1_UsageList__Output } from './unigate/billing/v1/UsageList';
 import type { User as _unigate_billing_v1_User, User__Output as _unigate_billing_v1_User__Output } from './unigate/billing/v1/User';
 import type { VerifyUserReply as _unigate_billing_v1_VerifyUserReply, VerifyUserReply__Output as _unigate_billing_v1_VerifyUserReply__Output } from './unigate/billing/v1/VerifyUserReply';
@@ -58,6 +59,7 @@ export interface ProtoGrpcType {
         QuotaRequest: MessageTypeDefinition<_unigate_billing_v1_QuotaRequest, _unigate_billing_v1_QuotaRequest__Output>
         RegisterUserRequest: MessageTypeDefinition<_unigate_billing_v1_RegisterUserRequest, _unigate_billing_v1_RegisterUserRequest__Output>
         ReleaseHoldRequest: MessageTypeDefinition<_unigate_billing_v1_ReleaseHoldRequest, _unigate_billing_v1_ReleaseHoldRequest__Output>
+        SetAccountTierRequest: MessageTypeDefinition<_unigate_billing_v1_SetAccountTierRequest, _unigate_billing_v1_SetAccountTierRequest__Output>
         UsageList: MessageTypeDefinition<_unigate_billing_v1_UsageList, _unigate_billing_v1_UsageList__Output>
         User: MessageTypeDefinition<_unigate_billing_v1_User, _unigate_billing_v1_User__Output>
         VerifyUserReply: MessageTypeDefinition<_unigate_billing_v1_VerifyUserReply, _unigate_billing_v1_VerifyUserReply__Output>

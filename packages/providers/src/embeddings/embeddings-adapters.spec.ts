@@ -34,6 +34,7 @@ const ctx = (m: ModelInfo) => ({
   signal: new AbortController().signal,
   request_id: 'req_1',
   account_id: 'acct_1',
+  tier: 'paid' as const,
   options: {},
   files: [],
   model: m,

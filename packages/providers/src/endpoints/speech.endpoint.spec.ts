@@ -46,7 +46,7 @@ async function drain(format: 'mp3' | 'wav') {
     priority: 0,
     weight: 1,
   };
-  const ctx = { signal: new AbortController().signal, request_id: 'r', account_id: 'a', options: {}, files: [], model: MODEL };
+  const ctx = { signal: new AbortController().signal, request_id: 'r', account_id: 'a', tier: 'paid' as const, options: {}, files: [], model: MODEL };
   const stream = speechEndpoint.adapter('dashscope', http)!.stream!(
     channel,
     { model: MODEL.id, input: 'hello', response_format: format },

@@ -3,9 +3,9 @@
  * SPEC.md §2.5 uses): our snake_case request mapped to `POST /v1beta/interactions`, search tools
  * removed, the size and ratio as `generation_config.image_config`. A `previous_interaction_id` must
  * be one of the caller's own stored interactions (404 otherwise); a stored answer's id is recorded
- * for its retention period.
+ * for its retention period, which follows the caller's tier.
  */
-import { errors, gammaImageSize, GatewayError, type Channel, type GammaGenerationRequest } from '@unigate/contracts';
+import { errors, gammaImageSize, GatewayError, type AccountTier, type Channel, type GammaGenerationRequest } from '@unigate/contracts';
 import { z } from 'zod';
 import type { CallContext, Measured } from '../adapter';
 import type { InteractionRegistry } from '../adapter-deps';
@@ -14,8 +14,9 @@ import { postUpstream } from '../http/post-upstream';
 import { readJsonBody } from '../http/read-json-body';
 import { geminiErrorPolicy } from '../gemini-generate/gemini-generate-errors';
 
-/** SPEC.md §2.5 / §8: stored history is kept 55 days (paid tier). */
-export const INTERACTION_RETENTION_MS = 55 * 24 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** SPEC.md §2.5 / §8: stored history is kept 55 days on the paid tier and 1 day on the free tier. */
+export const INTERACTION_RETENTION_MS: Readonly<Record<AccountTier, number>> = { paid: 55 * DAY_MS, free: DAY_MS };
 const SEARCH_TOOLS = /search/i;
 
 export const interactionSchema = z.looseObject({
@@ -87,7 +88,7 @@ export async function gammaGenerate(
   const answer = await readJsonBody(res, interactionSchema, 'interaction', ctx.signal);
   const images = answer.outputs.filter((o) => o.type === 'image').length;
   if (images === 0) throw errors.upstream(502, `upstream answered without an image (status ${answer.status ?? 'unknown'})`, true);
-  if (req.store !== false) await interactions!.remember(answer.id, ctx.account_id, Date.now() + INTERACTION_RETENTION_MS);
+  if (req.store !== false) await interactions!.remember(answer.id, ctx.account_id, Date.now() + INTERACTION_RETENTION_MS[ctx.tier]);
   return {
     value: answer,
     usage: { input_tokens: answer.usage?.total_input_tokens ?? 0, images, image_size: gammaImageSize(req) },

@@ -23,6 +23,7 @@ const ctx = () => ({
   signal: new AbortController().signal,
   request_id: 'req_1',
   account_id: 'acct_1',
+  tier: 'paid' as const,
   options: {},
   files: [],
   model: MODEL,

@@ -117,6 +117,7 @@ function context(call: EndpointCall, signal: AbortSignal): CallContext {
     signal,
     request_id: call.request_id,
     account_id: call.account_id,
+    tier: call.tier ?? 'paid',
     options: call.options,
     files: call.files ?? [],
     model: call.route.model,

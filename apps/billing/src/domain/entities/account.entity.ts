@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import type { AccountTier } from '@unigate/contracts';
 import { bigintTransformer } from '@unigate/platform';
 
 /**
@@ -15,6 +16,10 @@ export class AccountEntity {
 
   @Column('bigint', { name: 'balance_micros', transformer: bigintTransformer })
   balanceMicros!: number;
+
+  /** `paid` or `free` (contracts ACCOUNT_TIERS); what an upstream keeps for the account follows it. */
+  @Column('text', { default: 'paid' })
+  tier!: AccountTier;
 
   @Column({ type: 'bigint', transformer: bigintTransformer, insert: false, update: false })
   version!: number;

@@ -19,6 +19,7 @@ import type { Quota as _unigate_billing_v1_Quota, Quota__Output as _unigate_bill
 import type { QuotaRequest as _unigate_billing_v1_QuotaRequest, QuotaRequest__Output as _unigate_billing_v1_QuotaRequest__Output } from '../../../unigate/billing/v1/QuotaRequest';
 import type { RegisterUserRequest as _unigate_billing_v1_RegisterUserRequest, RegisterUserRequest__Output as _unigate_billing_v1_RegisterUserRequest__Output } from '../../../unigate/billing/v1/RegisterUserRequest';
 import type { ReleaseHoldRequest as _unigate_billing_v1_ReleaseHoldRequest, ReleaseHoldRequest__Output as _unigate_billing_v1_ReleaseHoldRequest__Output } from '../../../unigate/billing/v1/ReleaseHoldRequest';
+import type { SetAccountTierRequest as _unigate_billing_v1_SetAccountTierRequest, SetAccountTierRequest__Output as _unigate_billing_v1_SetAccountTierRequest__Output } from '../../../unigate/billing/v1/SetAccountTierRequest';
 import type { UsageList as _unigate_billing_v1_UsageList, UsageList__Output as _unigate_billing_v1_UsageList__Output } from '../../../unigate/billing/v1/UsageList';
 import type { User as _unigate_billing_v1_User, User__Output as _unigate_billing_v1_User__Output } from '../../../unigate/billing/v1/User';
 import type { VerifyUserReply as _unigate_billing_v1_VerifyUserReply, VerifyUserReply__Output as _unigate_billing_v1_VerifyUserReply__Output } from '../../../unigate/billing/v1/VerifyUserReply';
@@ -133,6 +134,15 @@ export interface BillingServiceClient extends grpc.Client {
   revokeKey(argument: _unigate_billing_v1_KeyRef, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Empty__Output>): grpc.ClientUnaryCall;
   revokeKey(argument: _unigate_billing_v1_KeyRef, callback: grpc.requestCallback<_unigate_billing_v1_Empty__Output>): grpc.ClientUnaryCall;
   
+  SetAccountTier(argument: _unigate_billing_v1_SetAccountTierRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_SetAccountTierRequest__Output>): grpc.ClientUnaryCall;
+  SetAccountTier(argument: _unigate_billing_v1_SetAccountTierRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_SetAccountTierRequest__Output>): grpc.ClientUnaryCall;
+  SetAccountTier(argument: _unigate_billing_v1_SetAccountTierRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_SetAccountTierRequest__Output>): grpc.ClientUnaryCall;
+  SetAccountTier(argument: _unigate_billing_v1_SetAccountTierRequest, callback: grpc.requestCallback<_unigate_billing_v1_SetAccountTierRequest__Output>): grpc.ClientUnaryCall;
+  setAccountTier(argument: _unigate_billing_v1_SetAccountTierRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_SetAccountTierRequest__Output>): grpc.ClientUnaryCall;
+  setAccountTier(argument: _unigate_billing_v1_SetAccountTierRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_SetAccountTierRequest__Output>): grpc.ClientUnaryCall;
+  setAccountTier(argument: _unigate_billing_v1_SetAccountTierRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_SetAccountTierRequest__Output>): grpc.ClientUnaryCall;
+  setAccountTier(argument: _unigate_billing_v1_SetAccountTierRequest, callback: grpc.requestCallback<_unigate_billing_v1_SetAccountTierRequest__Output>): grpc.ClientUnaryCall;
+  
   VerifyUser(argument: _unigate_billing_v1_VerifyUserRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_VerifyUserReply__Output>): grpc.ClientUnaryCall;
   VerifyUser(argument: _unigate_billing_v1_VerifyUserRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_VerifyUserReply__Output>): grpc.ClientUnaryCall;
   VerifyUser(argument: _unigate_billing_v1_VerifyUserRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_VerifyUserReply__Output>): grpc.ClientUnaryCall;
@@ -169,6 +179,8 @@ export interface BillingServiceHandlers extends grpc.UntypedServiceImplementatio
   
   RevokeKey: grpc.handleUnaryCall<_unigate_billing_v1_KeyRef__Output, _unigate_billing_v1_Empty>;
   
+  SetAccountTier: grpc.handleUnaryCall<_unigate_billing_v1_SetAccountTierRequest__Output, _unigate_billing_v1_SetAccountTierRequest>;
+  
   VerifyUser: grpc.handleUnaryCall<_unigate_billing_v1_VerifyUserRequest__Output, _unigate_billing_v1_VerifyUserReply>;
   
 }
@@ -186,5 +198,6 @@ export interface BillingServiceDefinition extends grpc.ServiceDefinition {
   RegisterUser: MethodDefinition<_unigate_billing_v1_RegisterUserRequest, _unigate_billing_v1_User, _unigate_billing_v1_RegisterUserRequest__Output, _unigate_billing_v1_User__Output>
   ReleaseHold: MethodDefinition<_unigate_billing_v1_ReleaseHoldRequest, _unigate_billing_v1_Empty, _unigate_billing_v1_ReleaseHoldRequest__Output, _unigate_billing_v1_Empty__Output>
   RevokeKey: MethodDefinition<_unigate_billing_v1_KeyRef, _unigate_billing_v1_Empty, _unigate_billing_v1_KeyRef__Output, _unigate_billing_v1_Empty__Output>
+  SetAccountTier: MethodDefinition<_unigate_billing_v1_SetAccountTierRequest, _unigate_billing_v1_SetAccountTierRequest, _unigate_billing_v1_SetAccountTierRequest__Output, _unigate_billing_v1_SetAccountTierRequest__Output>
   VerifyUser: MethodDefinition<_unigate_billing_v1_VerifyUserRequest, _unigate_billing_v1_VerifyUserReply, _unigate_billing_v1_VerifyUserRequest__Output, _unigate_billing_v1_VerifyUserReply__Output>
 }

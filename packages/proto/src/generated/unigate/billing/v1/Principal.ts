@@ -7,6 +7,7 @@ export interface Principal {
   'models'?: (string)[];
   'rate_limit_rpm'?: (number);
   'max_concurrency'?: (number);
+  'tier'?: (string);
 }
 
 export interface Principal__Output {
@@ -15,4 +16,5 @@ export interface Principal__Output {
   'models': (string)[];
   'rate_limit_rpm': (number);
   'max_concurrency': (number);
+  'tier': (string);
 }

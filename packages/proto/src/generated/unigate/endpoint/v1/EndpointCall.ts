@@ -13,6 +13,7 @@ export interface EndpointCall {
   'options'?: ({[key: string]: string});
   'files'?: (_unigate_endpoint_v1_Attachment)[];
   'traceparent'?: (string);
+  'tier'?: (string);
 }
 
 export interface EndpointCall__Output {
@@ -26,4 +27,5 @@ export interface EndpointCall__Output {
   'options': ({[key: string]: string});
   'files': (_unigate_endpoint_v1_Attachment__Output)[];
   'traceparent': (string);
+  'tier': (string);
 }
