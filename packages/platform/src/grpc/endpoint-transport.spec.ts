@@ -1,22 +1,27 @@
 /**
  * The endpoint call over real gRPC: what the service's port receives is what the edge sent — the
- * caller's tier included (an edge that sends none means paid) — and the answer comes back decoded.
+ * caller's tier included (an edge that sends none means paid) — and the answer comes back decoded;
+ * long base64 strings cross as bytes, not inside the JSON.
  */
+import { randomBytes } from 'node:crypto';
+import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
 import type { EndpointCall, EndpointPort } from '@unigate/contracts';
+import type { EndpointCall__Output, EndpointReply } from '@unigate/proto';
 import { GrpcEndpointClient, endpointServiceHandlers } from './endpoint-transport';
 import { startGrpcServer, type GrpcServer } from './grpc-server';
 
 const received: EndpointCall[] = [];
+let embedding: number[] | string = [0.5];
 const port: EndpointPort = {
   call: async (call) => {
     received.push(call);
-    return { object: 'list', model: 'm', data: [{ object: 'embedding', index: 0, embedding: [0.5] }], usage: { prompt_tokens: 1, total_tokens: 1 } };
+    return { object: 'list', model: 'm', data: [{ object: 'embedding', index: 0, embedding }], usage: { prompt_tokens: 1, total_tokens: 1 } };
   },
   stream: () => {
     throw new Error('not used');
   },
 };
-const call = (tier?: 'paid' | 'free'): EndpointCall => ({
+const call = (tier?: 'paid' | 'free', input = 'hi'): EndpointCall => ({
   endpoint: 'embeddings',
   request_id: 'req_1',
   account_id: 'acct_1',
@@ -27,15 +32,26 @@ const call = (tier?: 'paid' | 'free'): EndpointCall => ({
     model: { id: 'm', family: 'zeta', kind: 'embedding', owned_by: 'zeta', created: 1, prices: { input_per_mtok: 1, output_per_mtok: 0 } },
     channels: [],
   },
-  body: { model: 'm', input: 'hi' },
+  body: { model: 'm', input },
   options: {},
 });
 
 let server: GrpcServer;
 let client: GrpcEndpointClient;
+/** What crossed the wire, as the gRPC messages. */
+const wire: Array<{ call: EndpointCall__Output; reply?: EndpointReply }> = [];
 
 beforeAll(async () => {
-  server = await startGrpcServer('127.0.0.1:0', { endpoint: endpointServiceHandlers(port) });
+  const handlers = endpointServiceHandlers(port);
+  const Call = (c: ServerUnaryCall<EndpointCall__Output, EndpointReply>, done: sendUnaryData<EndpointReply>) => {
+    const seen: (typeof wire)[number] = { call: c.request };
+    wire.push(seen);
+    handlers.Call(c, (err, reply) => {
+      seen.reply = reply ?? undefined;
+      done(err, reply);
+    });
+  };
+  server = await startGrpcServer('127.0.0.1:0', { endpoint: { ...handlers, Call } });
   client = new GrpcEndpointClient(`127.0.0.1:${server.port}`);
 });
 afterAll(async () => {
@@ -49,4 +65,20 @@ test('the tier crosses gRPC; none sent means paid', async () => {
 
   await client.call(call());
   expect(received[1].tier).toBe('paid');
+});
+
+test('a long base64 request field and answer field cross as bytes and arrive exactly', async () => {
+  const input = randomBytes(30_000).toString('base64');
+  embedding = Buffer.from(new Float32Array(3_000).map((_, i) => i / 7).buffer).toString('base64');
+  const answer = (await client.call(call('paid', input))) as { data: Array<{ embedding: string }> };
+
+  expect(received.at(-1)!.body).toEqual({ model: 'm', input });
+  expect(answer.data[0].embedding).toBe(embedding);
+  const { call: sent, reply } = wire.at(-1)!;
+  expect(sent.body_blobs.map((b) => b.path)).toEqual([['input']]);
+  expect(sent.body.length).toBeLessThan(100);
+  expect(reply!.blobs!.map((b) => b.path)).toEqual([['data', '0', 'embedding']]);
+  expect(Buffer.from(reply!.blobs![0].data as Uint8Array).length).toBe(12_000);
+  expect((reply!.body as Buffer).length).toBeLessThan(200);
+  embedding = [0.5];
 });

@@ -23,6 +23,7 @@ import type {
 import { fromGrpcError } from './errors';
 import { grpcClient, unary } from './grpc-client';
 import { streamHandler, unaryHandler } from './grpc-server';
+import { encodeWithBlobs } from './wire-blobs';
 import { decodeJson, encodeJson } from './wire-json';
 
 function specOf(name: string): AnyEndpointSpec {
@@ -32,6 +33,7 @@ function specOf(name: string): AnyEndpointSpec {
 }
 
 function encodeCall(call: EndpointCall): EndpointCallMsg {
+  const body = encodeWithBlobs(call.body);
   return {
     endpoint: call.endpoint,
     request_id: call.request_id,
@@ -40,7 +42,8 @@ function encodeCall(call: EndpointCall): EndpointCallMsg {
     tier: call.tier ?? '',
     hold_id: call.hold_id ?? '',
     route: encodeJson(call.route),
-    body: encodeJson(call.body),
+    body: body.json,
+    body_blobs: body.blobs,
     options: call.options,
     files: call.files?.map((f) => ({ ...f })),
     traceparent: call.traceparent ?? '',
@@ -57,7 +60,7 @@ function decodeCall(msg: EndpointCall__Output): EndpointCall {
     tier: msg.tier === 'free' ? 'free' : 'paid',
     hold_id: msg.hold_id || null,
     route: decodeJson(modelRouteSchema, msg.route, 'route', 'request'),
-    body: decodeJson(spec.request, msg.body, 'body', 'request'),
+    body: decodeJson(spec.request, msg.body, 'body', 'request', msg.body_blobs),
     options: { ...msg.options },
     files: msg.files.length
       ? msg.files.map((f) => ({ field: f.field, filename: f.filename, content_type: f.content_type, data: f.data }))
@@ -71,14 +74,19 @@ export function endpointServiceHandlers(port: EndpointPort): EndpointServiceHand
   return {
     Call: unaryHandler(async (msg: EndpointCall__Output, signal) => {
       const timing: UpstreamTiming = { ms: 0 };
-      const body = encodeJson(await port.call(decodeCall(msg), signal, timing));
-      return { body, upstream_ms: timing.ms };
+      const answer = encodeWithBlobs(await port.call(decodeCall(msg), signal, timing));
+      return { body: answer.json, blobs: answer.blobs, upstream_ms: timing.ms };
     }),
     Stream: streamHandler(async function* (msg: EndpointCall__Output, signal) {
       const timing: UpstreamTiming = { ms: 0 };
       // A binary answer's chunks (audio) travel as they are; every other item as checked JSON.
-      for await (const item of port.stream(decodeCall(msg), signal, timing))
-        yield item instanceof Uint8Array ? { data: item, upstream_ms: timing.ms } : { item: encodeJson(item), upstream_ms: timing.ms };
+      for await (const item of port.stream(decodeCall(msg), signal, timing)) {
+        if (item instanceof Uint8Array) yield { data: item, upstream_ms: timing.ms };
+        else {
+          const frame = encodeWithBlobs(item);
+          yield { item: frame.json, blobs: frame.blobs, upstream_ms: timing.ms };
+        }
+      }
     }),
   };
 }
@@ -95,7 +103,7 @@ export class GrpcEndpointClient implements EndpointPort {
     const spec = specOf(call.endpoint);
     const reply = await unary<EndpointCallMsg, EndpointReply__Output>(this.client.Call.bind(this.client), encodeCall(call), signal);
     if (timing) timing.ms += reply.upstream_ms;
-    return decodeJson(spec.response, reply.body, `${call.endpoint} answer`, 'peer');
+    return decodeJson(spec.response, reply.body, `${call.endpoint} answer`, 'peer', reply.blobs);
   }
 
   async *stream(call: EndpointCall, signal: AbortSignal, timing?: UpstreamTiming): AsyncIterable<unknown> {
@@ -110,7 +118,7 @@ export class GrpcEndpointClient implements EndpointPort {
       const base = timing?.ms ?? 0;
       for await (const frame of stream as AsyncIterable<EndpointFrame__Output>) {
         if (timing) timing.ms = base + frame.upstream_ms;
-        yield event ? decodeJson(event, frame.item, `${call.endpoint} stream item`, 'peer') : frame.data;
+        yield event ? decodeJson(event, frame.item, `${call.endpoint} stream item`, 'peer', frame.blobs) : frame.data;
       }
       ended = true;
     } catch (err) {

@@ -1,6 +1,7 @@
 // Original file: proto/endpoint.proto
 
 import type { Attachment as _unigate_endpoint_v1_Attachment, Attachment__Output as _unigate_endpoint_v1_Attachment__Output } from '../../../unigate/endpoint/v1/Attachment';
+import type { Blob as _unigate_endpoint_v1_Blob, Blob__Output as _unigate_endpoint_v1_Blob__Output } from '../../../unigate/endpoint/v1/Blob';
 
 export interface EndpointCall {
   'endpoint'?: (string);
@@ -14,6 +15,7 @@ export interface EndpointCall {
   'files'?: (_unigate_endpoint_v1_Attachment)[];
   'traceparent'?: (string);
   'tier'?: (string);
+  'body_blobs'?: (_unigate_endpoint_v1_Blob)[];
 }
 
 export interface EndpointCall__Output {
@@ -28,4 +30,5 @@ export interface EndpointCall__Output {
   'files': (_unigate_endpoint_v1_Attachment__Output)[];
   'traceparent': (string);
   'tier': (string);
+  'body_blobs': (_unigate_endpoint_v1_Blob__Output)[];
 }
