@@ -7,7 +7,8 @@
  *   edge's reservations admit requests and settlement charges at once; the ledger follows in group
  *   commits on PGlite.
  */
-import { createDataSource, type EventBus, type Logger } from '@unigate/platform';
+import { type EventBus, type Logger } from '@unigate/platform';
+import { createDataSource } from '@unigate/platform/database';
 import type { DataSource } from 'typeorm';
 import { RedisMirroredMoney } from './distributed/redis-mirrored-money';
 import { Reconciler, type ReconcileReport } from './distributed/reconciler';

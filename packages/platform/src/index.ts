@@ -19,10 +19,6 @@ export { startTelemetry, stopTelemetry } from './observability/telemetry';
 export * from './events/kafka-event-bus';
 export * from './events/in-memory-event-bus';
 export * from './events/service-event-bus';
-export * from './database/data-source';
-export * from './database/embedded-postgres';
-export * from './database/bigint-column';
-export * from './database/prepared-query';
 export * from './auth/bearer-secret';
 export * from './lifecycle/http-drain';
 export * from './lifecycle/shutdown';
@@ -32,5 +28,5 @@ export * from './storage/signed-links';
 export * from './storage/s3-object-store';
 export * from './storage/result-storage';
 export * from './storage/result-links';
-export * from './database/jsonb';
 export * from './process-ids';
+// The database helpers are `@unigate/platform/database` (src/database/index.ts).

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Column, Entity, PrimaryColumn, type DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { createTestDatabase, type TestDatabase } from '@unigate/testing';
-import { bigintTransformer, createDataSource, EMBEDDED_POOL_SIZE, startEmbeddedPostgres, createLogger } from '@unigate/platform';
+import { createLogger } from '@unigate/platform';
+import { bigintTransformer, createDataSource, EMBEDDED_POOL_SIZE, startEmbeddedPostgres } from '@unigate/platform/database';
 
 @Entity({ name: 'counters' })
 class Counter {

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '@unigate/platform';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '@unigate/platform/database';
 
 let dir: string;
 let pg: EmbeddedPostgres;

@@ -4,7 +4,7 @@
  * store a query on any other connection would wait for the transaction and never return).
  */
 import { errors } from '@unigate/contracts';
-import { parseBigint, preparedStatement, queryPrepared, type PreparedStatement } from '@unigate/platform';
+import { parseBigint, preparedStatement, queryPrepared, type PreparedStatement } from '@unigate/platform/database';
 import { DataSource, type EntityManager, type ObjectLiteral } from 'typeorm';
 import { AccountEntity } from './entities';
 import { isUuid } from './validate';

@@ -1,7 +1,7 @@
 /** Accounts and credits in the ledger: creating an account, reading it, adding money (idempotent by reference). */
 import { randomUUID } from 'node:crypto';
 import { ACCOUNT_TIERS, errors, type AccountMoney, type AccountTier } from '@unigate/contracts';
-import { parseBigint } from '@unigate/platform';
+import { parseBigint } from '@unigate/platform/database';
 import type { DataSource, EntityManager } from 'typeorm';
 import { findAccountRow, lockAccount, readAccount, type AccountRow } from './account-queries';
 import { AccountEntity, CreditEntity } from './entities';

@@ -1,6 +1,6 @@
 /** Reading the ledger: an account's settled usage, newest first. */
 import { microsToUsd, type DateRange, type LedgerEntryView, type QuotaView } from '@unigate/contracts';
-import { parseBigint } from '@unigate/platform';
+import { parseBigint } from '@unigate/platform/database';
 import type { DataSource } from 'typeorm';
 import { findAccount, readAccount } from './account-queries';
 import { LedgerEntryEntity } from './entities';

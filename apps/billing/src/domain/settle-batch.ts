@@ -14,7 +14,7 @@
  * Every account's balance and version afterwards come back, for the copy of the money in Redis.
  */
 import type { UsageRecorded } from '@unigate/contracts';
-import { parseBigint } from '@unigate/platform';
+import { parseBigint } from '@unigate/platform/database';
 import type { DataSource } from 'typeorm';
 import type { AccountMoney } from '@unigate/contracts';
 import { entryRow, INSERT_ENTRIES_SQL, type EntryRow } from './usage-event';

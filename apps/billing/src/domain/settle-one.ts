@@ -14,7 +14,7 @@
  * The account's balance and version afterwards come back for the copy of the money in Redis.
  */
 import type { UsageRecorded } from '@unigate/contracts';
-import { parseBigint, preparedStatement } from '@unigate/platform';
+import { parseBigint, preparedStatement } from '@unigate/platform/database';
 import type { AccountMoney } from '@unigate/contracts';
 import { run, type Db } from './account-queries';
 

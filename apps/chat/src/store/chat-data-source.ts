@@ -1,5 +1,6 @@
 /** The chat service's Postgres schema, migrated (packages/platform createDataSource). */
-import { createDataSource, type Logger } from '@unigate/platform';
+import { type Logger } from '@unigate/platform';
+import { createDataSource } from '@unigate/platform/database';
 import type { DataSource } from 'typeorm';
 import { CHAT_MIGRATIONS } from '../migrations';
 import { StoredResponseEntity } from './stored-response.entity';

@@ -4,7 +4,7 @@
  */
 import type { Channel, ModelInfo, VideoGenerationRequest, VideoTaskStatus } from '@unigate/contracts';
 import type { DataSource } from 'typeorm';
-import { jsonbText } from '@unigate/platform';
+import { jsonbText } from '@unigate/platform/database';
 
 export interface TaskResult {
   content?: { video_url: string };

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 import type { AccountTier } from '@unigate/contracts';
-import { bigintTransformer } from '@unigate/platform';
+import { bigintTransformer } from '@unigate/platform/database';
 
 /**
  * A prepaid account: settled money only (holds live in Redis or memory, see docs/billing.md).

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
-import { bigintTransformer } from '@unigate/platform';
+import { bigintTransformer } from '@unigate/platform/database';
 
 /** Money added to an account. (account, reference) is unique, which makes a referenced credit idempotent. */
 @Entity({ name: 'credits' })

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 import type { Usage } from '@unigate/contracts';
-import { bigintTransformer } from '@unigate/platform';
+import { bigintTransformer } from '@unigate/platform/database';
 
 /** One settled, billable request. `request_id` is unique: a redelivered usage event cannot bill twice. */
 @Entity({ name: 'ledger_entries' })
