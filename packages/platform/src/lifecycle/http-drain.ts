@@ -28,9 +28,11 @@ export class HttpDrain {
     });
     fastify.addHook('onResponse', forget);
     fastify.addHook('onRequestAbort', forget);
-    // A connection that closes without a response (the client left) ends the request too.
-    fastify.addHook('onRequest', async (request) => {
-      request.raw.socket?.once('close', () => void forget(request));
+    // A connection that closes without a response (the client left) ends the request too. The
+    // listener goes on the response, which closes with the request or with its connection: one on
+    // the socket would stay there for every request a keep-alive connection ever carried.
+    fastify.addHook('onRequest', async (request, reply) => {
+      reply.raw.once('close', () => void forget(request));
     });
   }
 
