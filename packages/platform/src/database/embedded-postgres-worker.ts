@@ -213,7 +213,14 @@ class WireServer {
   let server;
   let wire;
   try {
-    db = await PGlite.create(workerData.dataDir);
+    db = await PGlite.create(workerData.dataDir, { postgresqlconf: workerData.postgresqlconf });
+    if (workerData.initOnly) {
+      // initdb's memory stays with the thread that ran it: this one closes and exits, taking it along.
+      await db.close();
+      parentPort.postMessage({ type: 'initialized' });
+      parentPort.close();
+      return;
+    }
     wire = new WireServer(db);
     server = net.createServer((socket) => wire.accept(socket));
     server.maxConnections = workerData.maxConnections;

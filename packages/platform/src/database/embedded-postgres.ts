@@ -13,12 +13,19 @@
  * uses its own EntityManager (never the DataSource's, which would wait on itself) and (2) services use
  * a pool of one connection (`EMBEDDED_POOL_SIZE`) so queueing happens in the pool, not inside the store.
  */
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { EMBEDDED_WORKER_SOURCE } from './embedded-postgres-worker';
 
 export const EMBEDDED_POOL_SIZE = 1;
+
+/**
+ * Postgres settings of the embedded store. Its tables are small and written in group commits, so
+ * 32 MB of shared buffers (Postgres' default is 128 MB, all of it resident once touched) is plenty.
+ */
+export const EMBEDDED_POSTGRES_CONF = ['shared_buffers=32MB'];
 
 export interface EmbeddedPostgres {
   /** postgres://… URL of the loopback server; pass it to createDataSource. */
@@ -33,11 +40,9 @@ export interface EmbeddedPostgresOptions {
   port?: number;
 }
 
-type WorkerMessage = { type: 'ready'; conn: string } | { type: 'error'; message: string } | { type: 'closed' };
+type WorkerMessage = { type: 'ready'; conn: string } | { type: 'initialized' } | { type: 'error'; message: string } | { type: 'closed' };
 
-export async function startEmbeddedPostgres(dataDir: string, opts: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
-  const dir = resolve(dataDir);
-  await mkdir(dir, { recursive: true });
+function startWorker(dir: string, opts: EmbeddedPostgresOptions, initOnly: boolean): { worker: Worker; started: Promise<WorkerMessage> } {
   const worker = new Worker(EMBEDDED_WORKER_SOURCE, {
     eval: true,
     workerData: {
@@ -45,19 +50,39 @@ export async function startEmbeddedPostgres(dataDir: string, opts: EmbeddedPostg
       port: opts.port ?? 0,
       maxConnections: opts.maxConnections ?? 64,
       pglite: require.resolve('@electric-sql/pglite'),
+      postgresqlconf: EMBEDDED_POSTGRES_CONF,
+      initOnly,
     },
   });
-  const conn = await new Promise<string>((ok, fail) => {
+  const started = new Promise<WorkerMessage>((ok, fail) => {
     const onExit = (code: number) => fail(new Error(`embedded Postgres worker exited with code ${code}`));
     worker.once('error', fail);
     worker.once('exit', onExit);
     worker.once('message', (msg: WorkerMessage) => {
       worker.off('exit', onExit);
       worker.off('error', fail);
-      if (msg.type === 'ready') ok(msg.conn);
-      else fail(new Error(`embedded Postgres failed to start: ${msg.type === 'error' ? msg.message : msg.type}`));
+      if (msg.type === 'error') fail(new Error(`embedded Postgres failed to start: ${msg.message}`));
+      else ok(msg);
     });
   });
+  return { worker, started };
+}
+
+export async function startEmbeddedPostgres(dataDir: string, opts: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
+  const dir = resolve(dataDir);
+  await mkdir(dir, { recursive: true });
+  // A new data directory is initialised (initdb) by a worker of its own that then exits: initdb's
+  // WASM memory (about 500 MB resident) would otherwise stay with the process for its lifetime.
+  if (!existsSync(join(dir, 'PG_VERSION'))) {
+    const init = startWorker(dir, opts, true);
+    const exited = new Promise<void>((done) => init.worker.once('exit', () => done()));
+    await init.started;
+    await exited;
+  }
+  const { worker, started } = startWorker(dir, opts, false);
+  const msg = await started;
+  if (msg.type !== 'ready') throw new Error(`embedded Postgres failed to start: ${msg.type}`);
+  const conn = msg.conn;
 
   let closing: Promise<void> | undefined;
   return {
