@@ -15,7 +15,12 @@ let embedding: number[] | string = [0.5];
 const port: EndpointPort = {
   call: async (call) => {
     received.push(call);
-    return { object: 'list', model: 'm', data: [{ object: 'embedding', index: 0, embedding }], usage: { prompt_tokens: 1, total_tokens: 1 } };
+    return {
+      object: 'list',
+      model: 'm',
+      data: [{ object: 'embedding', index: 0, embedding }],
+      usage: { prompt_tokens: 1, total_tokens: 1 },
+    };
   },
   stream: () => {
     throw new Error('not used');
@@ -61,7 +66,13 @@ afterAll(async () => {
 test('the tier crosses gRPC; none sent means paid', async () => {
   const answer = await client.call(call('free'));
   expect(answer).toMatchObject({ data: [{ index: 0, embedding: [0.5] }] });
-  expect(received[0]).toMatchObject({ endpoint: 'embeddings', account_id: 'acct_1', key_id: 'key_1', tier: 'free', body: { model: 'm', input: 'hi' } });
+  expect(received[0]).toMatchObject({
+    endpoint: 'embeddings',
+    account_id: 'acct_1',
+    key_id: 'key_1',
+    tier: 'free',
+    body: { model: 'm', input: 'hi' },
+  });
 
   await client.call(call());
   expect(received[1].tier).toBe('paid');

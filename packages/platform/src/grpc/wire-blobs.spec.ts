@@ -10,7 +10,10 @@ test('long canonical base64 strings travel as bytes, anywhere in the document, a
   const { json, blobs } = encodeWithBlobs(value);
 
   expect(JSON.stringify(value)).toBe(before); // the value is left as it was
-  expect(blobs.map((b) => b.path)).toEqual([['data', '0', 'b64_json'], ['nested', 'deep', '0', '0']]);
+  expect(blobs.map((b) => b.path)).toEqual([
+    ['data', '0', 'b64_json'],
+    ['nested', 'deep', '0', '0'],
+  ]);
   expect(Buffer.from(blobs[0].data)).toEqual(Buffer.from(image, 'base64'));
   expect(json.length).toBeLessThan(200);
 

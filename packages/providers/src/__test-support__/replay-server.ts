@@ -101,9 +101,29 @@ function write(res: ServerResponse, text: string): Promise<void> {
   return new Promise((resolve) => (text ? res.write(text, () => setImmediate(resolve)) : resolve()));
 }
 
-export interface ReplayUpstream<T> {
+export interface ReplayHarness {
   server: ReplayServer;
   http: HttpClient;
+}
+
+/** Registers the jest hooks of a spec that talks to a replay server: one server and HTTP client for the file, an empty request log per test. */
+export function useReplayServer(): ReplayHarness {
+  const h = {} as ReplayHarness;
+  beforeAll(async () => {
+    h.server = await startReplayServer();
+    h.http = new HttpClient();
+  });
+  afterAll(async () => {
+    await h.http.close();
+    await h.server.close();
+  });
+  beforeEach(() => {
+    h.server.requests.length = 0;
+  });
+  return h;
+}
+
+export interface ReplayUpstream<T> extends ReplayHarness {
   /** The adapter or client under test, on `http`. */
   client: T;
   /** A fresh channel to the replay server for every test. */
@@ -115,19 +135,13 @@ export interface ReplayUpstream<T> {
  * per test an empty request log and a fresh channel pointing at the server.
  */
 export function useReplayUpstream<T>(makeClient: (http: HttpClient) => T, makeChannel: (serverUrl: string) => Channel): ReplayUpstream<T> {
+  const replay = useReplayServer();
   const up = {} as ReplayUpstream<T>;
-  beforeAll(async () => {
-    up.server = await startReplayServer();
-    up.http = new HttpClient();
-    up.client = makeClient(up.http);
-  });
-  afterAll(async () => {
-    await up.http.close();
-    await up.server.close();
+  beforeAll(() => {
+    Object.assign(up, { server: replay.server, http: replay.http, client: makeClient(replay.http) });
   });
   beforeEach(() => {
-    up.server.requests.length = 0;
-    up.channel = makeChannel(up.server.url);
+    up.channel = makeChannel(replay.server.url);
   });
   return up;
 }

@@ -4,12 +4,10 @@
  * mapped by the shared policy. Fixtures follow reference/openai.md, voyage.md and dashscope.md.
  */
 import { GatewayError, type Channel, type EmbeddingRequest, type ModelInfo } from '@unigate/contracts';
-import { fixtureJson, startReplayServer, type ReplayServer } from '../__test-support__/replay-server';
+import { fixtureJson, useReplayServer } from '../__test-support__/replay-server';
 import { embeddingsEndpoint } from '../endpoints/embeddings.endpoint';
-import { HttpClient } from '../http/http-client';
 
-let server: ReplayServer;
-let http: HttpClient;
+const replay = useReplayServer();
 const DIR = __dirname;
 
 const model = (limits: { default: number }): ModelInfo => ({
@@ -40,26 +38,16 @@ const ctx = (m: ModelInfo) => ({
   model: m,
 });
 const call = (protocol: string, base: string, req: EmbeddingRequest, m = model({ default: 2 })) =>
-  embeddingsEndpoint.adapter(protocol, http)!.call(channel(protocol, base), req, ctx(m));
-
-beforeAll(async () => {
-  server = await startReplayServer();
-  http = new HttpClient();
-});
-afterAll(async () => {
-  await http.close();
-  await server.close();
-});
-beforeEach(() => server.requests.splice(0));
+  embeddingsEndpoint.adapter(protocol, replay.http)!.call(channel(protocol, base), req, ctx(m));
 
 test('voyage: output_dimension upstream, vectors by index, base64 little-endian float32, usage from total_tokens', async () => {
-  server.reply({ json: fixtureJson(DIR, 'voyage') });
-  const r = await call('voyage', `${server.url}/v1`, { model: 'public-model', input: ['a', 'b'], encoding_format: 'base64' });
-  expect(server.requests[0]).toMatchObject({
+  replay.server.reply({ json: fixtureJson(DIR, 'voyage') });
+  const r = await call('voyage', `${replay.server.url}/v1`, { model: 'public-model', input: ['a', 'b'], encoding_format: 'base64' });
+  expect(replay.server.requests[0]).toMatchObject({
     url: '/v1/embeddings',
     body: { model: 'upstream-model', input: ['a', 'b'], output_dimension: 2 },
   });
-  expect(server.requests[0].headers.authorization).toBe('Bearer sk-upstream');
+  expect(replay.server.requests[0].headers.authorization).toBe('Bearer sk-upstream');
   const decode = (b64: string) => {
     const bytes = Buffer.from(b64, 'base64');
     return [bytes.readFloatLE(0), bytes.readFloatLE(4)];
@@ -73,17 +61,17 @@ test('voyage: output_dimension upstream, vectors by index, base64 little-endian 
 });
 
 test('openai format: floats asked for with the dimension, prompt_tokens as usage', async () => {
-  server.reply({ json: fixtureJson(DIR, 'openai') });
-  const r = await call('openai-embeddings', `${server.url}/v1`, { model: 'public-model', input: 'x', dimensions: 2 });
-  expect(server.requests[0].body).toEqual({ model: 'upstream-model', input: ['x'], encoding_format: 'float', dimensions: 2 });
+  replay.server.reply({ json: fixtureJson(DIR, 'openai') });
+  const r = await call('openai-embeddings', `${replay.server.url}/v1`, { model: 'public-model', input: 'x', dimensions: 2 });
+  expect(replay.server.requests[0].body).toEqual({ model: 'upstream-model', input: ['x'], encoding_format: 'float', dimensions: 2 });
   expect(r.value.data).toEqual([{ object: 'embedding', index: 0, embedding: [0.25, -0.5] }]);
   expect(r.usage).toEqual({ input_tokens: 3 });
 });
 
 test('dashscope native: input.texts and parameters.dimension, text_index order; its 400 passes through', async () => {
-  server.reply({ json: fixtureJson(DIR, 'dashscope') });
-  const r = await call('dashscope', server.url, { model: 'public-model', input: ['a', 'b'] });
-  expect(server.requests[0]).toMatchObject({
+  replay.server.reply({ json: fixtureJson(DIR, 'dashscope') });
+  const r = await call('dashscope', replay.server.url, { model: 'public-model', input: ['a', 'b'] });
+  expect(replay.server.requests[0]).toMatchObject({
     url: '/api/v1/services/embeddings/text-embedding/text-embedding',
     body: { model: 'upstream-model', input: { texts: ['a', 'b'] }, parameters: { dimension: 2 } },
   });
@@ -92,23 +80,23 @@ test('dashscope native: input.texts and parameters.dimension, text_index order; 
     [0, 1],
   ]);
 
-  server.reply({ status: 400, json: fixtureJson(DIR, 'dashscope-error-400') });
-  const err = await call('dashscope', server.url, { model: 'public-model', input: 'a' }).catch((e: unknown) => e as GatewayError);
+  replay.server.reply({ status: 400, json: fixtureJson(DIR, 'dashscope-error-400') });
+  const err = await call('dashscope', replay.server.url, { model: 'public-model', input: 'a' }).catch((e: unknown) => e as GatewayError);
   expect(err).toMatchObject({ status: 400, code: 'InvalidParameter', retryable: false });
 });
 
 test('upstream trouble: 429 is retryable, a rejected key is a retryable 502, a vector short is the upstream fault', async () => {
-  server.reply({ status: 429, json: { detail: 'rate limited' } });
-  expect(await call('voyage', `${server.url}/v1`, { model: 'm', input: 'a' }).catch((e) => e)).toMatchObject({
+  replay.server.reply({ status: 429, json: { detail: 'rate limited' } });
+  expect(await call('voyage', `${replay.server.url}/v1`, { model: 'm', input: 'a' }).catch((e) => e)).toMatchObject({
     status: 502,
     retryable: true,
   });
-  server.reply({ status: 401, json: { detail: 'bad key' } });
-  const key = await call('voyage', `${server.url}/v1`, { model: 'm', input: 'a' }).catch((e) => e);
+  replay.server.reply({ status: 401, json: { detail: 'bad key' } });
+  const key = await call('voyage', `${replay.server.url}/v1`, { model: 'm', input: 'a' }).catch((e) => e);
   expect(key).toMatchObject({ status: 502, retryable: true });
   expect(key.message).not.toMatch(/bad key/);
-  server.reply({ json: { data: [{ index: 0, embedding: [1, 0] }], usage: { total_tokens: 1 } } });
-  expect(await call('voyage', `${server.url}/v1`, { model: 'm', input: ['a', 'b'] }).catch((e) => e)).toMatchObject({
+  replay.server.reply({ json: { data: [{ index: 0, embedding: [1, 0] }], usage: { total_tokens: 1 } } });
+  expect(await call('voyage', `${replay.server.url}/v1`, { model: 'm', input: ['a', 'b'] }).catch((e) => e)).toMatchObject({
     status: 502,
     message: expect.stringMatching(/one vector per input/),
   });

@@ -5,12 +5,10 @@
  * in apps/edge/test (media suites).
  */
 import { GatewayError, type Channel, type ModelInfo } from '@unigate/contracts';
-import { startReplayServer, type ReplayServer } from '../__test-support__/replay-server';
-import { HttpClient } from '../http/http-client';
+import { useReplayServer } from '../__test-support__/replay-server';
 import { speechEndpoint } from './speech.endpoint';
 
-let server: ReplayServer;
-let http: HttpClient;
+const replay = useReplayServer();
 const MODEL: ModelInfo = {
   id: 'alpha3-tts-flash',
   family: 'alpha',
@@ -27,27 +25,26 @@ const MODEL: ModelInfo = {
   },
 };
 
-beforeAll(async () => {
-  server = await startReplayServer();
-  http = new HttpClient();
-});
-afterAll(async () => {
-  await http.close();
-  await server.close();
-});
-
 async function drain(format: 'mp3' | 'wav') {
   const channel: Channel = {
     id: 'c',
     protocol: 'dashscope',
-    base_url: server.url,
+    base_url: replay.server.url,
     api_key: 'k',
     upstream_model: 'tts',
     priority: 0,
     weight: 1,
   };
-  const ctx = { signal: new AbortController().signal, request_id: 'r', account_id: 'a', tier: 'paid' as const, options: {}, files: [], model: MODEL };
-  const stream = speechEndpoint.adapter('dashscope', http)!.stream!(
+  const ctx = {
+    signal: new AbortController().signal,
+    request_id: 'r',
+    account_id: 'a',
+    tier: 'paid' as const,
+    options: {},
+    files: [],
+    model: MODEL,
+  };
+  const stream = speechEndpoint.adapter('dashscope', replay.http)!.stream!(
     channel,
     { model: MODEL.id, input: 'hello', response_format: format },
     ctx,
@@ -62,16 +59,16 @@ async function drain(format: 'mp3' | 'wav') {
 }
 
 test('an audio link into the private network, off the channel origin, is refused and charges nothing', async () => {
-  server.reply({ json: { output: { audio: { url: 'http://127.0.0.1:9/secret.wav' } }, usage: { characters: 5 }, request_id: 'x' } });
+  replay.server.reply({ json: { output: { audio: { url: 'http://127.0.0.1:9/secret.wav' } }, usage: { characters: 5 }, request_id: 'x' } });
   const { error, usage } = await drain('wav');
   expect(error).toBeInstanceOf(GatewayError);
   expect(error.message).toMatch(/refused to fetch .*not a public address/);
   expect(usage).toEqual({});
-  expect(server.requests.at(-1)!.body).toEqual({ model: 'tts', input: { text: 'hello', voice: 'Cherry', language_type: 'Auto' } });
+  expect(replay.server.requests.at(-1)!.body).toEqual({ model: 'tts', input: { text: 'hello', voice: 'Cherry', language_type: 'Auto' } });
 });
 
 test("the upstream's 400 passes through with its message and charges nothing", async () => {
-  server.reply({
+  replay.server.reply({
     status: 400,
     json: { code: 'DataInspectionFailed', message: 'Input data may contain inappropriate content.', request_id: 'x' },
   });

@@ -1,22 +1,20 @@
 /**
  * Gamma images' stored history follows the caller's tier (SPEC.md §8: 55 days paid, 1 day free),
- * and an expired or foreign interaction cannot be continued. Against a replay server.
+ * and an expired or foreign interaction cannot be continued. Against a replay replay.server.
  */
 import type { AccountTier, Channel, ModelInfo } from '@unigate/contracts';
-import { startReplayServer, type ReplayServer } from '../__test-support__/replay-server';
+import { useReplayServer } from '../__test-support__/replay-server';
 import type { InteractionRegistry } from '../adapter-deps';
-import { HttpClient } from '../http/http-client';
 import { gammaGenerate, INTERACTION_RETENTION_MS } from './gemini-interactions-images';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-let server: ReplayServer;
-let http: HttpClient;
+const replay = useReplayServer();
 
 const MODEL = { id: 'gamma-3.1-flash-image-preview', family: 'gamma', kind: 'image' } as ModelInfo;
 const channel = (): Channel => ({
   id: 'c1',
   protocol: 'gemini-interactions',
-  base_url: server.url,
+  base_url: replay.server.url,
   api_key: 'k',
   upstream_model: 'gamma-upstream',
   priority: 0,
@@ -43,16 +41,12 @@ function registry(): InteractionRegistry & { kept: Map<string, { account_id: str
 }
 
 const answer = (id: string) => ({
-  json: { id, status: 'completed', outputs: [{ type: 'image', mime_type: 'image/png', data: 'iVBORw0KGgo=' }], usage: { total_input_tokens: 3 } },
-});
-
-beforeAll(async () => {
-  server = await startReplayServer();
-  http = new HttpClient();
-});
-afterAll(async () => {
-  await http.close();
-  await server.close();
+  json: {
+    id,
+    status: 'completed',
+    outputs: [{ type: 'image', mime_type: 'image/png', data: 'iVBORw0KGgo=' }],
+    usage: { total_input_tokens: 3 },
+  },
 });
 
 test.each([
@@ -61,9 +55,9 @@ test.each([
 ] as const)('a %s account’s stored interaction is kept %i day(s)', async (tier, days) => {
   expect(INTERACTION_RETENTION_MS[tier]).toBe(days * DAY_MS);
   const interactions = registry();
-  server.reply(answer(`v1_${tier}`));
+  replay.server.reply(answer(`v1_${tier}`));
   const before = Date.now();
-  await gammaGenerate(http, interactions, channel(), { model: MODEL.id, input: 'a cat' }, ctx('acct_1', tier));
+  await gammaGenerate(replay.http, interactions, channel(), { model: MODEL.id, input: 'a cat' }, ctx('acct_1', tier));
   const kept = interactions.kept.get(`v1_${tier}`)!;
   expect(kept.account_id).toBe('acct_1');
   expect(kept.expiresAt).toBeGreaterThanOrEqual(before + days * DAY_MS);
@@ -72,15 +66,21 @@ test.each([
 
 test('store: false keeps nothing; an expired interaction cannot be continued (404)', async () => {
   const interactions = registry();
-  server.reply(answer('v1_unstored'));
-  await gammaGenerate(http, interactions, channel(), { model: MODEL.id, input: 'a cat', store: false }, ctx('acct_1', 'free'));
+  replay.server.reply(answer('v1_unstored'));
+  await gammaGenerate(replay.http, interactions, channel(), { model: MODEL.id, input: 'a cat', store: false }, ctx('acct_1', 'free'));
   expect(interactions.kept.size).toBe(0);
 
   // A free account's interaction from two days ago has expired.
   interactions.kept.set('v1_old', { account_id: 'acct_1', expiresAt: Date.now() - DAY_MS });
-  const requestsBefore = server.requests.length;
+  const requestsBefore = replay.server.requests.length;
   await expect(
-    gammaGenerate(http, interactions, channel(), { model: MODEL.id, input: 'again', previous_interaction_id: 'v1_old' }, ctx('acct_1', 'free')),
+    gammaGenerate(
+      replay.http,
+      interactions,
+      channel(),
+      { model: MODEL.id, input: 'again', previous_interaction_id: 'v1_old' },
+      ctx('acct_1', 'free'),
+    ),
   ).rejects.toMatchObject({ status: 404, code: 'interaction_not_found', param: 'previous_interaction_id' });
-  expect(server.requests.length).toBe(requestsBefore);
+  expect(replay.server.requests.length).toBe(requestsBefore);
 });
