@@ -41,6 +41,8 @@ const limit = (field: string) =>
 export const ACCOUNT_TIERS = ['paid', 'free'] as const;
 export type AccountTier = (typeof ACCOUNT_TIERS)[number];
 export const accountTierSchema = z.enum(ACCOUNT_TIERS, { error: `tier must be one of: ${ACCOUNT_TIERS.join(', ')}` });
+/** A tier read off the internal wire (proto3 strings): anything but `free` (a peer that sends none) is paid. */
+export const tierFromWire = (tier: string): AccountTier => (tier === 'free' ? 'free' : 'paid');
 
 export const createAccountSchema = z.object({
   name: text('name'),

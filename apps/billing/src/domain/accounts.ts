@@ -1,6 +1,6 @@
 /** Accounts and credits in the ledger: creating an account, reading it, adding money (idempotent by reference). */
 import { randomUUID } from 'node:crypto';
-import { ACCOUNT_TIERS, errors, type AccountMoney, type AccountTier } from '@unigate/contracts';
+import { accountTierSchema, errors, type AccountMoney, type AccountTier } from '@unigate/contracts';
 import { parseBigint } from '@unigate/platform/database';
 import type { DataSource, EntityManager } from 'typeorm';
 import { findAccountRow, lockAccount, readAccount, type AccountRow } from './account-queries';
@@ -50,9 +50,10 @@ export class AccountService {
   }
 }
 
-/** The gRPC controller passes strings through: check here as the edge's schema did. */
+/** The gRPC controller passes strings through: check here with the schema the edge used. */
 export function requireTier(tier: string): asserts tier is AccountTier {
-  if (!(ACCOUNT_TIERS as readonly string[]).includes(tier)) throw errors.invalidRequest(`tier must be one of: ${ACCOUNT_TIERS.join(', ')}`, 'tier');
+  const parsed = accountTierSchema.safeParse(tier);
+  if (!parsed.success) throw errors.invalidRequest(parsed.error.issues[0]?.message ?? 'invalid tier', 'tier');
 }
 
 /**

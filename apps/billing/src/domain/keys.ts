@@ -12,7 +12,7 @@ import {
   type KeyView,
 } from '@unigate/contracts';
 import type { EventBus } from '@unigate/platform';
-import { IsNull, type DataSource, type EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { findAccount } from './account-queries';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-material';
 import { AccountEntity, ApiKeyEntity } from './entities';
@@ -40,10 +40,15 @@ export class KeyService {
   async authenticate(keyHash: string): Promise<KeyPrincipal | null> {
     const hash = typeof keyHash === 'string' ? keyHash.toLowerCase() : '';
     if (!SHA256_HEX.test(hash)) return null;
-    const key = await this.ds.manager.findOneBy(ApiKeyEntity, { keyHash: hash, revokedAt: IsNull() });
-    if (!key) return null;
-    const account = await this.ds.manager.findOne(AccountEntity, { where: { id: key.accountId }, select: { id: true, tier: true } });
-    return account ? principal(key, account.tier) : null;
+    // One statement: the key and its account's tier.
+    const { entities, raw } = await this.ds.manager
+      .createQueryBuilder(ApiKeyEntity, 'k')
+      .innerJoin(AccountEntity, 'a', 'a.id = k.account_id')
+      .addSelect('a.tier', 'account_tier')
+      .where('k.key_hash = :hash AND k.revoked_at IS NULL', { hash })
+      .limit(1)
+      .getRawAndEntities<{ account_tier: AccountTier }>();
+    return entities[0] ? principal(entities[0], raw[0].account_tier) : null;
   }
 
   /** The account's keys, newest first; no secrets (only their display prefix). */

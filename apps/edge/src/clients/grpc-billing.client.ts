@@ -1,4 +1,5 @@
 import {
+  tierFromWire,
   usageSchema,
   type AccountTier,
   type AccountTierView,
@@ -52,7 +53,7 @@ export class GrpcBillingClient implements BillingPort {
       models: p.models,
       rate_limit_rpm: p.rate_limit_rpm || null,
       max_concurrency: p.max_concurrency || null,
-      tier: tierOf(p.tier),
+      tier: tierFromWire(p.tier),
     };
   }
 
@@ -75,7 +76,7 @@ export class GrpcBillingClient implements BillingPort {
 
   async setTier(accountId: string, tier: AccountTier): Promise<AccountTierView> {
     const set = await this.call<SetAccountTierRequest__Output>('SetAccountTier', { account_id: accountId, tier });
-    return { id: set.account_id, tier: tierOf(set.tier) };
+    return { id: set.account_id, tier: tierFromWire(set.tier) };
   }
 
   credit(accountId: string, amountMicros: number, reference?: string): Promise<{ balance_usd: number }> {
@@ -141,9 +142,4 @@ export class GrpcBillingClient implements BillingPort {
     const reply = await this.call<VerifyUserReply__Output>('VerifyUser', { email, password });
     return reply.found && reply.user ? { id: reply.user.id, email: reply.user.email, account_id: reply.user.account_id } : null;
   }
-}
-
-/** proto3 has no enum check here: anything but `free` (an older billing sends none) is paid. */
-function tierOf(tier: string): AccountTier {
-  return tier === 'free' ? 'free' : 'paid';
 }

@@ -22,7 +22,9 @@ export interface WireBlob {
 export function encodeWithBlobs(value: unknown): { json: Buffer; blobs: WireBlob[] } {
   const lifted: Array<{ holder: Record<string, unknown>; key: string; text: string }> = [];
   const blobs: WireBlob[] = [];
-  const walk = (node: unknown, path: string[]): void => {
+  // One path for the whole walk, copied only when a string is lifted: every stream item passes here.
+  const path: string[] = [];
+  const walk = (node: unknown): void => {
     if (node === null || typeof node !== 'object') return;
     const holder = node as Record<string, unknown>;
     for (const key of Object.keys(holder)) {
@@ -33,10 +35,14 @@ export function encodeWithBlobs(value: unknown): { json: Buffer; blobs: WireBlob
           lifted.push({ holder, key, text: child });
           blobs.push({ path: [...path, key], data });
         }
-      } else if (child !== null && typeof child === 'object') walk(child, [...path, key]);
+      } else if (child !== null && typeof child === 'object') {
+        path.push(key);
+        walk(child);
+        path.pop();
+      }
     }
   };
-  walk(value, []);
+  walk(value);
   for (const l of lifted) l.holder[l.key] = '';
   try {
     return { json: Buffer.from(JSON.stringify(value)), blobs };
