@@ -159,9 +159,29 @@ test('replaying a journal whose batches had committed changes nothing', async ()
   expect(await ledgerCount(ds, acc.id)).toBe(1);
 });
 
+test('a charge whose request outlived the memory of recent requests is written once and given back', async () => {
+  const acc = await domain.billing.createAccount('embedded-late-duplicate', 1_000_000);
+  await domain.settle(usageEvent(acc.id, { request_id: 'late-dup-1', cost_micros: 5_000 }));
+  await domain.flush();
+  // A second ledger over the same store remembers no request ids, like one after many others.
+  const fresh = new EmbeddedLedger(ds, logger);
+  try {
+    expect(await fresh.settle(usageEvent(acc.id, { request_id: 'late-dup-1', cost_micros: 5_000 }))).toBe('settled');
+    expect(await fresh.settle(usageEvent(acc.id, { request_id: 'late-new-2', cost_micros: 7_000 }))).toBe('settled');
+    await fresh.flush();
+    expect(await balanceMicros(ds, acc.id)).toBe(1_000_000 - 5_000 - 7_000);
+    expect(fresh.money.peek(acc.id)!.balance).toBe(1_000_000 - 5_000 - 7_000);
+    expect(await ledgerCount(ds, acc.id)).toBe(2);
+    expect(await ledgerProvesBalance(acc.id)).toEqual({ balance: 988_000, proven: 988_000 });
+  } finally {
+    await fresh.drain();
+  }
+});
+
 test('a failing database is retried with growing waits, and a stopped ledger leaves no retry behind', async () => {
   const acc = await domain.billing.createAccount('embedded-backoff', 1_000_000);
-  const failing = jest.spyOn(ds, 'transaction').mockRejectedValue(new Error('database gone'));
+  // A batch of charges only is one statement on the data source's manager.
+  const failing = jest.spyOn(ds.manager, 'query').mockRejectedValue(new Error('database gone'));
   try {
     await domain.settle(usageEvent(acc.id, { request_id: 'backoff-1', cost_micros: 1_000 }));
     await new Promise((r) => setTimeout(r, 400));

@@ -63,14 +63,35 @@ export function entryRow(ev: UsageRecorded, charged: number, balanceAfter: numbe
   };
 }
 
+const ENTRY_COLUMNS = `id, account_id, request_id, event_id, key_id, model, kind, input_tokens, cached_input_tokens,
+  output_tokens, units, cost_micros, charged_micros, balance_after_micros, occurred_at`;
+const ENTRY_RECORDSET = `jsonb_to_recordset($1::jsonb) AS e(id uuid, account_id uuid, request_id text, event_id text, key_id text,
+  model text, kind text, input_tokens bigint, cached_input_tokens bigint, output_tokens bigint, units jsonb, cost_micros bigint,
+  charged_micros bigint, balance_after_micros bigint, occurred_at timestamptz)`;
+
 /** Inserts rows in one statement; returns the request ids it inserted (a duplicate is skipped). */
 export const INSERT_ENTRIES_SQL = `
-  INSERT INTO billing.ledger_entries (id, account_id, request_id, event_id, key_id, model, kind, input_tokens,
-    cached_input_tokens, output_tokens, units, cost_micros, charged_micros, balance_after_micros, occurred_at)
-  SELECT id, account_id, request_id, event_id, key_id, model, kind, input_tokens, cached_input_tokens, output_tokens, units,
-         cost_micros, charged_micros, balance_after_micros, occurred_at
-  FROM jsonb_to_recordset($1::jsonb) AS e(id uuid, account_id uuid, request_id text, event_id text, key_id text,
-    model text, kind text, input_tokens bigint, cached_input_tokens bigint, output_tokens bigint, units jsonb, cost_micros bigint,
-    charged_micros bigint, balance_after_micros bigint, occurred_at timestamptz)
+  INSERT INTO billing.ledger_entries (${ENTRY_COLUMNS})
+  SELECT ${ENTRY_COLUMNS} FROM ${ENTRY_RECORDSET}
   ON CONFLICT (request_id) DO NOTHING
   RETURNING request_id`;
+
+/**
+ * Inserts rows ($1) and sets the balances they produced ($2: [{id, balance}]) in one statement, so
+ * one autocommit round trip writes a whole batch. A row skipped as a duplicate gives its charge back
+ * to its account's balance. Returns the request ids it inserted.
+ */
+export const WRITE_ENTRIES_AND_BALANCES_SQL = `
+  WITH e AS (SELECT * FROM ${ENTRY_RECORDSET}),
+  ins AS (
+    INSERT INTO billing.ledger_entries (${ENTRY_COLUMNS})
+    SELECT ${ENTRY_COLUMNS} FROM e
+    ON CONFLICT (request_id) DO NOTHING
+    RETURNING request_id),
+  returned AS (
+    SELECT account_id, sum(charged_micros) AS micros FROM e
+    WHERE request_id NOT IN (SELECT request_id FROM ins) GROUP BY account_id),
+  balances AS (
+    UPDATE billing.accounts a SET balance_micros = b.balance + COALESCE((SELECT micros FROM returned r WHERE r.account_id = b.id), 0)
+    FROM jsonb_to_recordset($2::jsonb) AS b(id uuid, balance bigint) WHERE a.id = b.id)
+  SELECT request_id FROM ins`;

@@ -20,7 +20,14 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { findAccountRow, readAccount } from '../domain/account-queries';
 import { addToBalance, insertCredit } from '../domain/accounts';
 import type { LiveAccount, LiveMoney } from '../domain/live-money';
-import { entryRow, INSERT_ENTRIES_SQL, validUsageEvent, type EntryRow, type SettleOutcome } from '../domain/usage-event';
+import {
+  entryRow,
+  INSERT_ENTRIES_SQL,
+  validUsageEvent,
+  WRITE_ENTRIES_AND_BALANCES_SQL,
+  type EntryRow,
+  type SettleOutcome,
+} from '../domain/usage-event';
 import { holdOf } from '../domain/usage-settler';
 import { requireMicros } from '../domain/validate';
 import type { AccountMoney } from '@unigate/contracts';
@@ -68,6 +75,8 @@ interface PendingCredit {
 }
 
 type Pending = PendingEntry | PendingCredit;
+
+type CreditOutcome = { credit: PendingCredit; balance: number; applied: boolean } | { credit: PendingCredit; error: unknown };
 
 export class EmbeddedLedger implements LiveMoney {
   readonly money: MemoryMoney;
@@ -251,9 +260,9 @@ export class EmbeddedLedger implements LiveMoney {
         batch = this.queue;
         this.queue = [];
         if (batch.length === 0) return Promise.resolve();
-        // Entries settled from here on go to the next segment: this one holds only this batch's (and
-        // those of earlier batches that failed, which this batch carries again).
-        if (batch.some((p) => p.kind === 'entry')) segment = this.journal?.rotate();
+        // Segments up to this one hold only this batch's entries and earlier ones (those of failed
+        // batches, which this batch carries again): once it commits they can go.
+        if (batch.some((p) => p.kind === 'entry')) segment = this.journal?.seal();
         const balances = new Map<string, number>();
         for (const p of batch) if (p.kind === 'entry') balances.set(p.row.account_id, this.money.peek(p.row.account_id)!.balance);
         return this.write(batch, balances);
@@ -276,12 +285,18 @@ export class EmbeddedLedger implements LiveMoney {
   private async write(batch: Pending[], balances: Map<string, number>): Promise<void> {
     const entries = batch.filter((p): p is PendingEntry => p.kind === 'entry');
     const credits = batch.filter((p): p is PendingCredit => p.kind === 'credit');
-    const outcomes = await this.ds.transaction(async (m) => {
-      if (entries.length > 0) await this.writeEntries(m, entries, balances);
-      const done: Array<{ credit: PendingCredit; balance: number; applied: boolean } | { credit: PendingCredit; error: unknown }> = [];
-      for (const credit of credits) done.push(await this.writeCredit(m, credit));
-      return done;
-    });
+    let outcomes: CreditOutcome[] = [];
+    if (credits.length === 0) {
+      // The usual batch: one statement, one round trip to the database (it is atomic on its own).
+      await this.writeEntries(this.ds.manager, entries, balances);
+    } else {
+      outcomes = await this.ds.transaction(async (m) => {
+        if (entries.length > 0) await this.writeEntries(m, entries, balances);
+        const done: CreditOutcome[] = [];
+        for (const credit of credits) done.push(await this.writeCredit(m, credit));
+        return done;
+      });
+    }
     const now = performance.now();
     for (const e of entries) commitLag.observe((now - e.at) / 1000);
     for (const o of outcomes) {
@@ -297,27 +312,22 @@ export class EmbeddedLedger implements LiveMoney {
   }
 
   private async writeEntries(m: EntityManager, entries: PendingEntry[], balances: Map<string, number>): Promise<void> {
-    const inserted: Array<{ request_id: string }> = await m.query(INSERT_ENTRIES_SQL, [JSON.stringify(entries.map((e) => e.row))]);
-    if (inserted.length !== entries.length) {
-      // Only possible for a duplicate that outlived the memory of recent requests: it was charged in
-      // memory but its request already has an entry, so give the charge back before writing balances.
-      const written = new Set(inserted.map((r) => r.request_id));
-      for (const e of entries.filter((x) => !written.has(x.row.request_id))) {
-        this.logger.error({ request_id: e.row.request_id }, 'duplicate usage reached the embedded ledger; charge returned');
-        balances.set(e.row.account_id, balances.get(e.row.account_id)! + e.row.charged_micros);
-        this.money.peek(e.row.account_id)!.balance += e.row.charged_micros;
-      }
+    const inserted: Array<{ request_id: string }> = await m.query(WRITE_ENTRIES_AND_BALANCES_SQL, [
+      JSON.stringify(entries.map((e) => e.row)),
+      JSON.stringify([...balances].map(([id, balance]) => ({ id, balance }))),
+    ]);
+    if (inserted.length === entries.length) return;
+    // Only possible for a duplicate that outlived the memory of recent requests: it was charged in
+    // memory but its request already has an entry. The statement gave the charge back to the stored
+    // balance; memory gets it back too.
+    const written = new Set(inserted.map((r) => r.request_id));
+    for (const e of entries.filter((x) => !written.has(x.row.request_id))) {
+      this.logger.error({ request_id: e.row.request_id }, 'duplicate usage reached the embedded ledger; charge returned');
+      this.money.peek(e.row.account_id)!.balance += e.row.charged_micros;
     }
-    await m.query(
-      `UPDATE billing.accounts a SET balance_micros = b.balance FROM jsonb_to_recordset($1::jsonb) AS b(id uuid, balance bigint) WHERE a.id = b.id`,
-      [JSON.stringify([...balances].map(([id, balance]) => ({ id, balance })))],
-    );
   }
 
-  private async writeCredit(
-    m: EntityManager,
-    credit: PendingCredit,
-  ): Promise<{ credit: PendingCredit; balance: number; applied: boolean } | { credit: PendingCredit; error: unknown }> {
+  private async writeCredit(m: EntityManager, credit: PendingCredit): Promise<CreditOutcome> {
     try {
       const row = await readAccount(m, credit.accountId);
       const applied = await insertCredit(m, credit.accountId, credit.amount, credit.reference);

@@ -5,24 +5,37 @@
  * fsync: they survive the process dying (the bytes are in the kernel's page cache), not the machine
  * losing power, which is the failure this closes (docs/billing.md).
  *
- * One segment file per group commit: taking a batch starts a new segment, and once the batch has
- * committed every segment up to its own is deleted. A segment therefore never holds an entry newer
- * than its batch, and a failed batch keeps its segments until a later batch (which carries its
- * entries again) commits.
+ * The journal is a run of segment files. A group commit seals the open segment only once it has
+ * grown past SEGMENT_BYTES, and once that batch committed every sealed segment up to it is deleted.
+ * Sealing per commit would cost an open, a close, a directory read and an unlink on the main thread
+ * for every batch (at low traffic, every request); replaying entries that had already committed is
+ * harmless, because recovery is idempotent by request id. A failed batch keeps its segments until a
+ * later batch, which carries its entries again, commits.
  */
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EntryRow } from '../domain/usage-event';
 
 const SEGMENT = /^(\d+)\.jsonl$/;
+/** A segment is sealed at the first group commit after it reached this size. */
+export const SEGMENT_BYTES = 1 << 20;
 
 export class LedgerJournal {
   private seq: number;
   private fd: number;
+  /** Bytes appended to the open segment. */
+  private size = 0;
+  /** The oldest segment that may still exist (deleting walks up from here instead of reading the directory). */
+  private oldest: number;
 
-  constructor(private readonly dir: string) {
+  constructor(
+    private readonly dir: string,
+    private readonly segmentBytes = SEGMENT_BYTES,
+  ) {
     mkdirSync(dir, { recursive: true });
-    this.seq = Math.max(0, ...this.segments()) + 1;
+    const existing = this.segments();
+    this.oldest = existing[0] ?? 1;
+    this.seq = Math.max(0, ...existing) + 1;
     this.fd = this.openSegment(this.seq);
   }
 
@@ -43,21 +56,28 @@ export class LedgerJournal {
   }
 
   append(row: EntryRow): void {
-    writeSync(this.fd, `${JSON.stringify(row)}\n`);
+    this.size += writeSync(this.fd, `${JSON.stringify(row)}\n`);
   }
 
-  /** Starts a new segment for the entries after this point; returns the one just closed. */
-  rotate(): number {
+  /**
+   * A group commit takes every entry appended so far. Returns the newest segment that holds only
+   * entries of this batch or earlier ones: the open segment, sealed now, once it is big enough;
+   * otherwise the last one sealed before it.
+   */
+  seal(): number {
+    if (this.size < this.segmentBytes) return this.seq - 1;
     const closed = this.seq;
     closeSync(this.fd);
     this.seq += 1;
+    this.size = 0;
     this.fd = this.openSegment(this.seq);
     return closed;
   }
 
-  /** Every segment up to and including `seq` has committed: gone. */
+  /** Every segment up to and including `seq` has committed: gone (the open one stays). */
   committed(seq: number): void {
-    for (const s of this.segments()) if (s <= seq) rmSync(this.path(s), { force: true });
+    const last = Math.min(seq, this.seq - 1);
+    for (; this.oldest <= last; this.oldest++) rmSync(this.path(this.oldest), { force: true });
   }
 
   close(): void {

@@ -1,0 +1,73 @@
+/**
+ * The embedded ledger's write-ahead journal: a group commit seals the open segment only once it is
+ * big, so a quiet gateway does not open, close, list and delete a file per commit; sealed segments go
+ * once a batch covering them committed, and whatever a killed process left is read back at the next
+ * start.
+ */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LedgerJournal } from '../src/embedded/ledger-journal';
+import type { EntryRow } from '../src/domain/usage-event';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'unigate-journal-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const row = (i: number) => ({ request_id: `req-${i}`, account_id: 'acc', charged_micros: i }) as unknown as EntryRow;
+const files = () => readdirSync(dir).sort();
+
+test('small batches share one open segment: sealing and committing them touches no file', () => {
+  const journal = new LedgerJournal(dir, 1_000);
+  for (let i = 0; i < 5; i++) {
+    journal.append(row(i));
+    const sealed = journal.seal();
+    expect(sealed).toBe(0);
+    journal.committed(sealed);
+  }
+  expect(files()).toEqual(['1.jsonl']);
+  journal.close();
+});
+
+test('a segment past its size is sealed at the next commit and deleted once that batch committed', () => {
+  const journal = new LedgerJournal(dir, 200);
+  for (let i = 0; i < 10; i++) journal.append(row(i));
+  const sealed = journal.seal();
+  expect(sealed).toBe(1);
+  journal.append(row(10));
+  expect(files()).toEqual(['1.jsonl', '2.jsonl']);
+  journal.committed(sealed);
+  expect(files()).toEqual(['2.jsonl']);
+  // The open segment is never deleted, whatever a caller says committed.
+  journal.committed(Number.MAX_SAFE_INTEGER);
+  expect(files()).toEqual(['2.jsonl']);
+  journal.close();
+});
+
+test('a failed batch keeps its sealed segment until a later batch commits', () => {
+  const journal = new LedgerJournal(dir, 100);
+  for (let i = 0; i < 5; i++) journal.append(row(i));
+  journal.seal(); // this batch fails: nobody calls committed(1)
+  for (let i = 5; i < 10; i++) journal.append(row(i));
+  const retry = journal.seal();
+  expect(files()).toEqual(['1.jsonl', '2.jsonl', '3.jsonl']);
+  journal.committed(retry);
+  expect(files()).toEqual(['3.jsonl']);
+  journal.close();
+});
+
+test('a killed process leaves its open segment: the next start reads every entry of it, sealed or not', () => {
+  const first = new LedgerJournal(dir, 150);
+  for (let i = 0; i < 6; i++) first.append(row(i));
+  first.seal();
+  for (let i = 6; i < 9; i++) first.append(row(i));
+  // kill -9: no close, no commit.
+  const next = new LedgerJournal(dir, 150);
+  expect(next.leftovers().map((r) => r.request_id)).toEqual(Array.from({ length: 9 }, (_, i) => `req-${i}`));
+  next.committed(Number.MAX_SAFE_INTEGER - 1);
+  expect(files()).toEqual(['3.jsonl']);
+  first.close();
+  next.close();
+});
