@@ -2,8 +2,8 @@
  * The ledger of the embedded deployment (standalone: one process, PGlite), where this process is the
  * only writer. Money lives in memory (reservations/memory-money.ts): admissions hold against it, and
  * settlement charges it at once — no database statement on the request path. The ledger entries and
- * balances follow in group commits: one transaction per commit window (COMMIT_WINDOW_MS) for every
- * settlement of that window.
+ * balances follow in group commits: one statement per commit window (COMMIT_WINDOW_MS) for every
+ * settlement of that window (one transaction when the window also holds credits).
  *
  * Consistency: every database write and every load of an account's money run on one serial lane. A
  * batch takes its entries and the balances they produced in the same synchronous step, so what it
