@@ -105,3 +105,29 @@ test('two consumers in one group share the partitions and together see every mes
   expect(both).toBeLessThan(total / 2);
   expect(new Set([...byA, ...byB]).size).toBe(total);
 }, 90_000);
+
+test('an idle bus does not spin: its request queues check for pending requests only when a request comes or goes', async () => {
+  // kafkajs 2.2.4 re-arms a 1 ms timer on every broker connection forever (kafkajs-idle-loop.ts).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const RequestQueue = require('kafkajs/src/network/requestQueue') as {
+    prototype: { checkPendingRequests: () => void; sendSocketRequest: (r: unknown) => void };
+  };
+  const checks = jest.spyOn(RequestQueue.prototype, 'checkPendingRequests');
+  const sends = jest.spyOn(RequestQueue.prototype, 'sendSocketRequest');
+  try {
+    const bus = newBus(uniqueName('kbus'));
+    await bus.subscribe('quiet', 'group-idle', async () => undefined);
+    await bus.publish('quiet', 'k', { n: 1 });
+    checks.mockClear();
+    sends.mockClear();
+    // Fetches (every 100 ms per broker here) and heartbeats keep going while nothing is published.
+    await new Promise((r) => setTimeout(r, 2_000));
+    // Each finished request checks its queue once (and a queued one once more); the loop checked
+    // about once per millisecond per connection: thousands in two seconds.
+    expect(sends.mock.calls.length).toBeGreaterThan(0);
+    expect(checks.mock.calls.length).toBeLessThanOrEqual(2 * sends.mock.calls.length + 10);
+  } finally {
+    checks.mockRestore();
+    sends.mockRestore();
+  }
+}, 60_000);

@@ -66,6 +66,11 @@ export interface DistributedOptions extends DeploymentOptions {
   kafkaBrokers?: string[];
   /** Redis for limits and holds (default: REDIS_URL, the shared one). */
   redisUrl?: string;
+  /**
+   * Consumers' KAFKA_FETCH_MAX_WAIT_MS (default 100: the mock broker never answers a waiting fetch
+   * early, so a consumed event waits this long); null leaves the services' own default.
+   */
+  kafkaFetchMaxWaitMs?: number | null;
 }
 
 export const newApiKey = () => `sk-${randomBytes(30).toString('base64url').replace(/[-_]/g, 'x')}`;
@@ -178,7 +183,16 @@ export async function startDistributed(extraEnv: Record<string, string> = {}, op
     ),
     UNIGATE_LINK_SECRET: randomBytes(24).toString('hex'),
   };
-  const common = { HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKA_BROKERS: brokers, KAFKA_TOPIC_PREFIX: prefix, ...storage, ...extraEnv };
+  const fetchWait = opts.kafkaFetchMaxWaitMs === undefined ? 100 : opts.kafkaFetchMaxWaitMs;
+  const common = {
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    KAFKA_BROKERS: brokers,
+    KAFKA_TOPIC_PREFIX: prefix,
+    KAFKA_FETCH_MAX_WAIT_MS: fetchWait === null ? undefined : String(fetchWait),
+    ...storage,
+    ...extraEnv,
+  };
   const timeoutMs = opts.readyTimeoutMs ?? 60_000;
   const processes: NodeProcess[] = [];
   type Ports = { http: number; grpc?: number };

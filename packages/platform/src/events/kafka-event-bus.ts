@@ -23,7 +23,10 @@ import {
 import type { Logger } from 'pino';
 import { backoffMs, type BackoffOptions } from './backoff';
 import type { EventBus, EventHandler, EventMeta } from './event-bus';
+import { fixKafkajsIdleLoop } from './kafkajs-idle-loop';
 import { runInTraceContext, withTraceHeaders } from './trace-headers';
+
+fixKafkajsIdleLoop();
 
 export interface KafkaEventBusOptions {
   brokers: string[];
@@ -34,7 +37,7 @@ export interface KafkaEventBusOptions {
   /** Consumer group session timeout; 6 s keeps re-joins after a crash short. */
   sessionTimeoutMs?: number;
   heartbeatIntervalMs?: number;
-  /** The longest a fetch waits for data; the mock broker never answers a waiting fetch early. */
+  /** The longest a fetch waits for data (default: kafkaFetchMaxWaitMs()). */
   maxWaitTimeMs?: number;
   retryBackoff?: BackoffOptions;
   /**
@@ -49,6 +52,25 @@ interface Pending {
   message: { key: string; value: string; headers: IHeaders };
   resolve: () => void;
   reject: (err: unknown) => void;
+}
+
+/**
+ * How long a consumer's fetch may wait for data: `KAFKA_FETCH_MAX_WAIT_MS`, 1,000 ms by default. A real
+ * broker answers a waiting fetch as soon as data arrives, so this bounds only how often an idle
+ * consumer asks again (each ask costs every consumer of every service CPU; 100 ms cost the edge ~5 % of
+ * a core while idle). librdkafka's mock broker, which the tests run on, never answers early: there a
+ * message waits up to this long, and the test harness sets 100.
+ */
+export const DEFAULT_FETCH_MAX_WAIT_MS = 1000;
+
+export function kafkaFetchMaxWaitMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.KAFKA_FETCH_MAX_WAIT_MS;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_FETCH_MAX_WAIT_MS;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 1 || ms > 30_000) {
+    throw new Error(`KAFKA_FETCH_MAX_WAIT_MS must be a whole number of milliseconds from 1 to 30000, got '${raw}'`);
+  }
+  return ms;
 }
 
 /** Messages per produce request at most, when lingering. */
@@ -90,7 +112,11 @@ export class KafkaEventBus implements EventBus {
   private lingerTimer?: NodeJS.Timeout;
   private inFlight = new Set<Promise<void>>();
 
+  private readonly maxWaitTimeMs: number;
+
   constructor(private readonly opts: KafkaEventBusOptions) {
+    // Read at construction, so a bad value stops the service at start rather than at its first subscribe.
+    this.maxWaitTimeMs = opts.maxWaitTimeMs ?? kafkaFetchMaxWaitMs();
     this.kafka = new Kafka({
       clientId: opts.clientId,
       brokers: opts.brokers,
@@ -191,7 +217,7 @@ export class KafkaEventBus implements EventBus {
       groupId: this.name(groupId),
       sessionTimeout: this.opts.sessionTimeoutMs ?? 6000,
       heartbeatInterval: this.opts.heartbeatIntervalMs ?? 1000,
-      maxWaitTimeInMs: this.opts.maxWaitTimeMs ?? 100,
+      maxWaitTimeInMs: this.maxWaitTimeMs,
       allowAutoTopicCreation: true,
     });
     const sub: Subscription = { consumer, joined: false, crashed: false, timers: new Set(), failures: new Map() };
