@@ -7,8 +7,6 @@
 'use strict';
 const { loadInfra } = require('./load-ts');
 
-const MOCK_FETCH_MAX_WAIT_MS = 100;
-
 module.exports = async function globalSetup() {
   const infra = loadInfra();
   const started = Date.now();
@@ -18,9 +16,8 @@ module.exports = async function globalSetup() {
   globalThis.__UNIGATE_KAFKA_BROKER__ = broker;
   process.once('exit', () => broker.killSync());
   process.env.KAFKA_BROKERS = broker.brokers.join(',');
-  // The mock broker never answers a waiting fetch early: without this a consumed event would wait up
-  // to the services' default fetch wait (1 s) in every test.
-  process.env.KAFKA_FETCH_MAX_WAIT_MS ??= String(MOCK_FETCH_MAX_WAIT_MS);
+  // Without it a consumed event would wait up to the services' default fetch wait (1 s) in every test.
+  process.env.KAFKA_FETCH_MAX_WAIT_MS ??= String(infra.MOCK_KAFKA_FETCH_MAX_WAIT_MS);
   if (process.env.UNIGATE_TEST_QUIET !== '1') {
     process.stderr.write(
       `\n[unigate/testing] postgres 127.0.0.1:5432, redis 127.0.0.1:6379, KAFKA_BROKERS=${process.env.KAFKA_BROKERS} (${Date.now() - started} ms)\n`,

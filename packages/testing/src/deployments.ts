@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { createTestDatabase } from './database';
 import { kafkaBrokers, redisUrl } from './env';
 import { uniqueName } from './names';
+import { MOCK_KAFKA_FETCH_MAX_WAIT_MS } from './infra';
 import { freePort } from './net';
 import { startTestS3 } from './s3';
 import { startNodeProcess, type NodeProcess } from './process';
@@ -66,10 +67,7 @@ export interface DistributedOptions extends DeploymentOptions {
   kafkaBrokers?: string[];
   /** Redis for limits and holds (default: REDIS_URL, the shared one). */
   redisUrl?: string;
-  /**
-   * Consumers' KAFKA_FETCH_MAX_WAIT_MS (default 100: the mock broker never answers a waiting fetch
-   * early, so a consumed event waits this long); null leaves the services' own default.
-   */
+  /** Consumers' KAFKA_FETCH_MAX_WAIT_MS (default MOCK_KAFKA_FETCH_MAX_WAIT_MS); null leaves the services' own default. */
   kafkaFetchMaxWaitMs?: number | null;
 }
 
@@ -183,7 +181,7 @@ export async function startDistributed(extraEnv: Record<string, string> = {}, op
     ),
     UNIGATE_LINK_SECRET: randomBytes(24).toString('hex'),
   };
-  const fetchWait = opts.kafkaFetchMaxWaitMs === undefined ? 100 : opts.kafkaFetchMaxWaitMs;
+  const fetchWait = opts.kafkaFetchMaxWaitMs === undefined ? MOCK_KAFKA_FETCH_MAX_WAIT_MS : opts.kafkaFetchMaxWaitMs;
   const common = {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',

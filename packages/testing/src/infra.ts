@@ -17,6 +17,12 @@ export const REDIS = { host: '127.0.0.1', port: 6379 } as const;
 /** How long a locally started Postgres/Redis may take before we give up. */
 const START_TIMEOUT_MS = 30_000;
 
+/**
+ * KAFKA_FETCH_MAX_WAIT_MS for consumers on the test broker. librdkafka's mock never answers a waiting
+ * fetch early, so every consumed event waits this long; the services' default (1 s) suits a real broker.
+ */
+export const MOCK_KAFKA_FETCH_MAX_WAIT_MS = 100;
+
 export interface KafkaTestBroker {
   /** host:port list for kafkajs (`KAFKA_BROKERS`). */
   brokers: string[];

@@ -3,8 +3,7 @@
  * `scheduleCheckPendingRequests` arms a timer even when nothing is pending, with a negative delay
  * (Node runs it after 1 ms), and the timer re-arms itself (tulios/kafkajs#1556, #1604, #1704; the
  * fix in #1667 was never released). Measured here: an idle service woke ~1,700 times a second and
- * burned 2–8 % of a core, and under load the six services of a distributed deployment spent
- * milliseconds of CPU per request in those timers.
+ * used 2–8 % of a core, on the cores its requests need.
  *
  * With nothing pending there is nothing to check: a request queued later schedules its own check
  * (`push`), and a finished request checks the queue itself (`fulfillRequest`). So the check is only
