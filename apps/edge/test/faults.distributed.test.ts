@@ -111,6 +111,7 @@ it.each(['billing', 'chat', 'edge'])(
     // Chat: an answer out of the door within the linger before the kill may be unbilled (docs/reliability.md).
     const { unbilled, ledger } = await settledInvariants(admin, accountId, 50, outcomes, {
       unbilledAllowed: (o) => label === 'chat' && withinLossWindow(killedAt)(o),
+      killedAt,
       // A killed edge cannot give back the holds of the requests it was serving: they are freed by
       // their expiry (10 minutes) unless the request produced usage. At most one per client. A
       // killed chat leaves the hold of an answer whose usage it had not yet published (below).

@@ -20,6 +20,6 @@ it('kill -9 mid-load, then a restart: only answers within the loss window before
   const { accountId, key } = await admin.fundedKey(50);
   const { outcomes, killedAt } = await loadThroughCrash(stack, key, 'standalone', { beforeMs: 2_000, afterMs: 1_000 });
   expect(outcomes.filter((o) => o.complete).length).toBeGreaterThan(10);
-  const { unbilled } = await settledInvariants(admin, accountId, 50, outcomes, { unbilledAllowed: withinLossWindow(killedAt) });
+  const { unbilled } = await settledInvariants(admin, accountId, 50, outcomes, { unbilledAllowed: withinLossWindow(killedAt), killedAt });
   reportUnbilled('standalone', unbilled, killedAt);
 }, 120_000);
