@@ -1,6 +1,7 @@
 import '@unigate/platform/telemetry-register';
 import { hostname } from 'node:os';
 import {
+  applyHeapGrowth,
   brokersList,
   createLogger,
   GrpcCatalogClient,
@@ -40,6 +41,7 @@ const env = z.object({
 });
 
 async function main() {
+  applyHeapGrowth();
   const e = readEnv(env);
   const logger = createLogger('edge');
   const instanceId = `${hostname()}-${process.pid}`;

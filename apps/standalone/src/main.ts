@@ -7,7 +7,7 @@
  */
 import '@unigate/platform/telemetry-register';
 import { resolve } from 'node:path';
-import { createLogger, onShutdownSignal, port, readEnv } from '@unigate/platform';
+import { applyHeapGrowth, createLogger, onShutdownSignal, port, readEnv } from '@unigate/platform';
 import { drainEdgeApp } from '@unigate/edge';
 import { createSimulator } from '@unigate/upstream-sim';
 import { z } from 'zod';
@@ -37,6 +37,7 @@ const env = z.object({
 });
 
 async function main() {
+  applyHeapGrowth();
   const e = readEnv(env);
   const logger = createLogger('standalone');
   const dataDir = resolve(e.UNIGATE_DATA_DIR);

@@ -22,6 +22,7 @@ export * from './events/service-event-bus';
 export * from './auth/bearer-secret';
 export * from './lifecycle/http-drain';
 export * from './lifecycle/shutdown';
+export * from './lifecycle/heap-growth';
 export * from './storage/object-store';
 export * from './storage/fs-object-store';
 export * from './storage/signed-links';

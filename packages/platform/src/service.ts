@@ -14,6 +14,7 @@ import { createLogger } from './logger';
 import { PinoNestLogger } from './nest-logger';
 import { ObservabilityModule } from './observability/observability.module';
 import { Readiness } from './observability/readiness';
+import { applyHeapGrowth } from './lifecycle/heap-growth';
 import { shutdownTimeoutMs } from './lifecycle/shutdown';
 
 /** Injection token: the GrpcHandlers a service module serves. */
@@ -58,6 +59,7 @@ export async function runService(opts: ServiceOptions): Promise<INestApplication
 }
 
 async function startService(opts: ServiceOptions): Promise<INestApplication> {
+  applyHeapGrowth();
   const env = readEnv(serviceEnv.extend({ PORT: port(opts.defaultHttpPort ?? 0), GRPC_PORT: port(opts.defaultGrpcPort ?? 0) }));
   const logger = createLogger(opts.name);
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
