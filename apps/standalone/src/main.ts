@@ -7,7 +7,7 @@
  */
 import '@unigate/platform/telemetry-register';
 import { resolve } from 'node:path';
-import { applyHeapGrowth, createLogger, onShutdownSignal, port, readEnv } from '@unigate/platform';
+import { applyHeapGrowth, createLogger, onShutdownSignal, port, readEnv, STANDALONE_HEAP_GROWING_PERCENT } from '@unigate/platform';
 import { drainEdgeApp } from '@unigate/edge';
 import { createSimulator } from '@unigate/upstream-sim';
 import { z } from 'zod';
@@ -37,7 +37,7 @@ const env = z.object({
 });
 
 async function main() {
-  applyHeapGrowth();
+  applyHeapGrowth(process.env, STANDALONE_HEAP_GROWING_PERCENT);
   const e = readEnv(env);
   const logger = createLogger('standalone');
   const dataDir = resolve(e.UNIGATE_DATA_DIR);

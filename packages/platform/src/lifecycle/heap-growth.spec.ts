@@ -7,6 +7,11 @@ describe('UNIGATE_HEAP_GROWING_PERCENT', () => {
     expect(heapGrowingPercent({ UNIGATE_HEAP_GROWING_PERCENT: ' ' })).toBe(25);
   });
 
+  it("falls back to the caller's default when unset (standalone: V8's own)", () => {
+    expect(heapGrowingPercent({}, 0)).toBe(0);
+    expect(heapGrowingPercent({ UNIGATE_HEAP_GROWING_PERCENT: '25' }, 0)).toBe(25);
+  });
+
   it('takes 0 (V8 decides) up to 300', () => {
     expect(heapGrowingPercent({ UNIGATE_HEAP_GROWING_PERCENT: '0' })).toBe(0);
     expect(heapGrowingPercent({ UNIGATE_HEAP_GROWING_PERCENT: '50' })).toBe(50);
