@@ -21,6 +21,8 @@ import {
   type Producer,
 } from 'kafkajs';
 import type { Logger } from 'pino';
+import { z } from 'zod';
+import { readEnv, wholeNumber } from '../env';
 import { backoffMs, type BackoffOptions } from './backoff';
 import type { EventBus, EventHandler, EventMeta } from './event-bus';
 import { fixKafkajsIdleLoop } from './kafkajs-idle-loop';
@@ -63,14 +65,12 @@ interface Pending {
  */
 export const DEFAULT_FETCH_MAX_WAIT_MS = 1000;
 
+const fetchWaitEnv = z.object({
+  KAFKA_FETCH_MAX_WAIT_MS: wholeNumber(1, 30_000, 'KAFKA_FETCH_MAX_WAIT_MS must be a whole number of milliseconds from 1 to 30000'),
+});
+
 export function kafkaFetchMaxWaitMs(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.KAFKA_FETCH_MAX_WAIT_MS;
-  if (raw === undefined || raw.trim() === '') return DEFAULT_FETCH_MAX_WAIT_MS;
-  const ms = Number(raw);
-  if (!Number.isInteger(ms) || ms < 1 || ms > 30_000) {
-    throw new Error(`KAFKA_FETCH_MAX_WAIT_MS must be a whole number of milliseconds from 1 to 30000, got '${raw}'`);
-  }
-  return ms;
+  return readEnv(fetchWaitEnv, env).KAFKA_FETCH_MAX_WAIT_MS ?? DEFAULT_FETCH_MAX_WAIT_MS;
 }
 
 /** Messages per produce request at most, when lingering. */

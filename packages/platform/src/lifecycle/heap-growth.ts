@@ -9,6 +9,8 @@
  * The flag is not accepted in NODE_OPTIONS, and V8 reads it at each collection, so it is set at start.
  */
 import { setFlagsFromString } from 'node:v8';
+import { z } from 'zod';
+import { readEnv, wholeNumber } from '../env';
 
 export const DEFAULT_HEAP_GROWING_PERCENT = 25;
 /**
@@ -17,22 +19,16 @@ export const DEFAULT_HEAP_GROWING_PERCENT = 25;
  */
 export const STANDALONE_HEAP_GROWING_PERCENT = 0;
 
+const heapEnv = z.object({
+  UNIGATE_HEAP_GROWING_PERCENT: wholeNumber(0, 300, "UNIGATE_HEAP_GROWING_PERCENT must be a whole number from 0 (V8's default) to 300"),
+});
+
 export function heapGrowingPercent(env: NodeJS.ProcessEnv = process.env, fallback = DEFAULT_HEAP_GROWING_PERCENT): number {
-  const raw = env.UNIGATE_HEAP_GROWING_PERCENT;
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const percent = Number(raw);
-  if (!Number.isInteger(percent) || percent < 0 || percent > 300) {
-    throw new Error(`UNIGATE_HEAP_GROWING_PERCENT must be a whole number from 0 (V8's default) to 300, got '${raw}'`);
-  }
-  return percent;
+  return readEnv(heapEnv, env).UNIGATE_HEAP_GROWING_PERCENT ?? fallback;
 }
 
-/**
- * Applies UNIGATE_HEAP_GROWING_PERCENT to this process, or `fallback` when it is unset; returns the
- * percent (0: left to V8).
- */
-export function applyHeapGrowth(env: NodeJS.ProcessEnv = process.env, fallback = DEFAULT_HEAP_GROWING_PERCENT): number {
+/** Applies UNIGATE_HEAP_GROWING_PERCENT to this process, or `fallback` when it is unset (0: left to V8). */
+export function applyHeapGrowth(env: NodeJS.ProcessEnv = process.env, fallback = DEFAULT_HEAP_GROWING_PERCENT): void {
   const percent = heapGrowingPercent(env, fallback);
   if (percent > 0) setFlagsFromString(`--heap-growing-percent=${percent}`);
-  return percent;
 }
