@@ -32,13 +32,17 @@ function kafkaBus(topicPrefix: string): KafkaEventBus {
 
 /** The real bus, with every delivery slowed down so a stop lands in the middle of the stream. */
 function slowed(inner: EventBus, delayMs: number): EventBus {
+  const slow =
+    (handler: EventHandler): EventHandler =>
+    async (payload, meta) => {
+      await new Promise((r) => setTimeout(r, delayMs));
+      await handler(payload, meta);
+    };
   return {
     publish: (...args) => inner.publish(...args),
-    subscribe: (topic, group, handler: EventHandler) =>
-      inner.subscribe(topic, group, async (payload, meta) => {
-        await new Promise((r) => setTimeout(r, delayMs));
-        await handler(payload, meta);
-      }),
+    subscribe: (topic, group, handler) => inner.subscribe(topic, group, slow(handler)),
+    subscribeAll: (group, handlers) =>
+      inner.subscribeAll(group, Object.fromEntries(Object.entries(handlers).map(([topic, handler]) => [topic, slow(handler)]))),
     close: () => inner.close(),
   };
 }

@@ -18,7 +18,15 @@ import {
   type EndpointPort,
   type VideoTaskPort,
 } from '@unigate/contracts';
-import { HttpDrain, ObservabilityModule, PinoNestLogger, Readiness, type EventBus, type Logger } from '@unigate/platform';
+import {
+  HttpDrain,
+  ObservabilityModule,
+  PinoNestLogger,
+  Readiness,
+  type EventBus,
+  type EventHandler,
+  type Logger,
+} from '@unigate/platform';
 import type { FastifyInstance } from 'fastify';
 import { Authenticator } from './auth/authenticator';
 import { EdgeModule } from './edge.module';
@@ -56,6 +64,8 @@ export interface EdgeAppOptions extends EdgeOptions {
   logger: Logger;
   /** Where key.revoked arrives; each edge instance consumes every revocation. */
   bus?: EventBus;
+  /** More topics this instance's consumer handles beside key.revoked (one group member for all). */
+  events?: Record<string, EventHandler>;
   instanceId: string;
   /** Per-key limits and holds in one step; the caller owns it (and closes it after the app). */
   reservations: Reservations;
@@ -131,8 +141,9 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
   app.useGlobalFilters(new GatewayExceptionFilter(logger));
 
   if (opts.bus) {
-    await opts.bus.subscribe(TOPICS.keyRevoked, `edge-${opts.instanceId}`, async (payload) => {
-      auth.revoked(keyRevokedSchema.parse(payload).key_hash);
+    await opts.bus.subscribeAll(`edge-${opts.instanceId}`, {
+      ...opts.events,
+      [TOPICS.keyRevoked]: async (payload) => auth.revoked(keyRevokedSchema.parse(payload).key_hash),
     });
   }
   app.get(Readiness).add('edge', async () => undefined);

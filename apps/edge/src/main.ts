@@ -77,6 +77,8 @@ async function main() {
     adminToken: e.UNIGATE_ADMIN_TOKEN,
     logger,
     bus,
+    // Beside key.revoked, in the same group member: a second consumer would double the connections and fetches.
+    events: { [TOPICS.catalogUpdated]: () => catalog.refresh() },
     instanceId,
     reservations,
     // Alpha image results, read from the bucket the media service writes (UNIGATE_S3_*, UNIGATE_LINK_SECRET).
@@ -87,7 +89,6 @@ async function main() {
   // for the group join (seconds) instead of reaching this replica within one second.
   app.get(Readiness).add('kafka', () => bus.checkReady());
   app.get(Readiness).add('catalog', () => catalog.checkReady());
-  await bus.subscribe(TOPICS.catalogUpdated, `edge-${instanceId}-catalog`, () => catalog.refresh());
   await app.listen(e.PORT, e.HOST);
   logger.info({ url: await app.getUrl() }, 'edge started');
   onShutdownSignal(logger, async (deadlineMs) => {

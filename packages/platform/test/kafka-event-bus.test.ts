@@ -3,6 +3,7 @@
  * global setup). Each test uses its own topic prefix, so runs never see each other's messages.
  */
 import { kafkaBrokers, uniqueName } from '@unigate/testing';
+import { Kafka } from 'kafkajs';
 import { createLogger, KafkaEventBus, type EventMeta } from '@unigate/platform';
 
 const logger = createLogger('kafka-event-bus-test', 'silent');
@@ -105,6 +106,34 @@ test('two consumers in one group share the partitions and together see every mes
   expect(both).toBeLessThan(total / 2);
   expect(new Set([...byA, ...byB]).size).toBe(total);
 }, 90_000);
+
+test("subscribeAll: one consumer for several topics, each event to its own topic's handler", async () => {
+  const made = jest.spyOn(Kafka.prototype, 'consumer');
+  try {
+    const bus = newBus(uniqueName('kbus'));
+    const seen: Array<{ handler: string; topic: string; n: unknown }> = [];
+    const record = (handler: string) => async (payload: unknown, meta: EventMeta) => {
+      seen.push({ handler, topic: meta.topic, n: (payload as { n: unknown }).n });
+    };
+    await bus.subscribeAll('group-all', { alpha: record('alpha'), beta: record('beta') });
+    expect(made).toHaveBeenCalledTimes(1);
+    await bus.publish('alpha', 'k', { n: 1 });
+    await bus.publish('beta', 'k', { n: 2 });
+    await bus.publish('alpha', 'k', { n: 3 });
+    await waitFor('three events', () => seen.length >= 3);
+    expect(seen).toHaveLength(3);
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        { handler: 'alpha', topic: 'alpha', n: 1 },
+        { handler: 'beta', topic: 'beta', n: 2 },
+        { handler: 'alpha', topic: 'alpha', n: 3 },
+      ]),
+    );
+    expect(bus.isReady()).toBe(true);
+  } finally {
+    made.mockRestore();
+  }
+}, 60_000);
 
 test('an idle bus does not spin: its request queues check for pending requests only when a request comes or goes', async () => {
   // kafkajs 2.2.4 re-arms a 1 ms timer on every broker connection forever (kafkajs-idle-loop.ts).

@@ -14,5 +14,7 @@ export interface EventBus {
   publish(topic: string, key: string, payload: object, headers?: Record<string, string>): Promise<void>;
   /** Handlers run one message at a time per partition; a throw means "not processed, redeliver". */
   subscribe(topic: string, groupId: string, handler: EventHandler): Promise<void>;
+  /** subscribe for several topics as one group member (over Kafka: one consumer), `handlers` by topic. */
+  subscribeAll(groupId: string, handlers: Record<string, EventHandler>): Promise<void>;
   close(): Promise<void>;
 }

@@ -36,6 +36,18 @@ test('delivers asynchronously, as a copy, with key, topic and headers', async ()
   expect(traceparent).toBe('tp');
 });
 
+test('subscribeAll hands each topic\'s events to its own handler', async () => {
+  const got: string[] = [];
+  await bus.subscribeAll('g', {
+    a: async (payload, meta) => void got.push(`a:${meta.topic}:${(payload as { n: number }).n}`),
+    b: async (payload, meta) => void got.push(`b:${meta.topic}:${(payload as { n: number }).n}`),
+  });
+  await bus.publish('a', 'k', { n: 1 });
+  await bus.publish('b', 'k', { n: 2 });
+  await waitFor('both', () => got.length === 2);
+  expect(got.sort()).toEqual(['a:a:1', 'b:b:2']);
+});
+
 test('every group gets every event; members of one group share them', async () => {
   const g1: number[] = [];
   const g2a: number[] = [];

@@ -92,6 +92,10 @@ export class InMemoryEventBus implements EventBus {
     }
   }
 
+  async subscribeAll(groupId: string, handlers: Record<string, EventHandler>): Promise<void> {
+    for (const [topic, handler] of Object.entries(handlers)) await this.subscribe(topic, groupId, handler);
+  }
+
   /** Stops delivery; waits for handlers that are running right now. Undelivered events are dropped. */
   async close(): Promise<void> {
     this.abort.abort();

@@ -198,17 +198,26 @@ export class KafkaEventBus implements EventBus {
   }
 
   async subscribe(topic: string, groupId: string, handler: EventHandler): Promise<void> {
-    await this.consume(topic, groupId, (sub, p) => this.processBatch(sub, topic, handler, p));
+    await this.subscribeAll(groupId, { [topic]: handler });
+  }
+
+  /** One consumer (one group member, one set of broker connections and fetches) for every topic in `handlers`. */
+  async subscribeAll(groupId: string, handlers: Record<string, EventHandler>): Promise<void> {
+    const byPhysical = new Map(Object.entries(handlers).map(([topic, handler]) => [this.name(topic), { topic, handler }]));
+    await this.consume([...byPhysical.keys()], groupId, (sub, p) => {
+      const { topic, handler } = byPhysical.get(p.batch.topic)!;
+      return this.processBatch(sub, topic, handler, p);
+    });
   }
 
   /** Like subscribe, but the handler gets up to `maxBatch` consecutive events of a partition at once. */
   async subscribeBatch(topic: string, groupId: string, handler: BatchEventHandler, opts: SubscribeBatchOptions = {}): Promise<void> {
     const maxBatch = Math.max(1, opts.maxBatch ?? 500);
-    await this.consume(topic, groupId, (sub, p) => this.processSlices(sub, topic, handler, maxBatch, p));
+    await this.consume([this.name(topic)], groupId, (sub, p) => this.processSlices(sub, topic, handler, maxBatch, p));
   }
 
   private async consume(
-    topic: string,
+    topics: string[],
     groupId: string,
     eachBatch: (sub: Subscription, p: EachBatchPayload) => Promise<void>,
   ): Promise<void> {
@@ -227,13 +236,13 @@ export class KafkaEventBus implements EventBus {
     });
     consumer.on(consumer.events.CRASH, (e) => {
       sub.crashed = !e.payload.restart;
-      this.opts.logger.error({ err: e.payload.error, group: groupId, topic }, 'kafka consumer crashed');
+      this.opts.logger.error({ err: e.payload.error, group: groupId, topics }, 'kafka consumer crashed');
     });
     this.subscriptions.push(sub);
 
     await consumer.connect();
     // A new group starts at the beginning: events published before it first joined are not lost.
-    await consumer.subscribe({ topics: [this.name(topic)], fromBeginning: true });
+    await consumer.subscribe({ topics, fromBeginning: true });
     await consumer.run({
       eachBatchAutoResolve: false,
       eachBatch: (payload) => eachBatch(sub, payload),
