@@ -7,7 +7,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { TOPICS } from '@unigate/contracts';
-import { freePort } from '@unigate/testing';
+import { freePort, SERVICE_NODE_OPTIONS } from '@unigate/testing';
 import { parse } from 'yaml';
 import { ROOT, SERVICES, WORKLOADS, run, type Manifest } from './support';
 
@@ -91,6 +91,11 @@ describe('docker-compose.yml', () => {
       expect(env('edge')[key]).toBe(env('media')[key]);
     expect(env('media').UNIGATE_LINK_SECRET).toBe(TOKEN_ENV.UNIGATE_LINK_SECRET);
     expect(env('media').AWS_SECRET_ACCESS_KEY).toBe(env('minio').MINIO_ROOT_PASSWORD);
+  });
+
+  it("gives the edge and every service the harness's and the chart's NODE_OPTIONS, and the simulator none", () => {
+    for (const name of ['edge', ...SERVICES]) expect(env(name).NODE_OPTIONS).toBe(SERVICE_NODE_OPTIONS);
+    expect(env('upstream-sim').NODE_OPTIONS).toBeUndefined();
   });
 
   it('routes the catalog to the simulator root by service name', () => {

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { TOPICS } from '@unigate/contracts';
 import { parseCatalogConfig } from '@unigate/catalog';
+import { SERVICE_NODE_OPTIONS } from '@unigate/testing';
 import { CHART, SERVICES, WORKLOADS, ensureHelm, parseYamlStream, run, type Manifest } from './support';
 
 const EXTERNAL_VALUES = join(CHART, 'ci', 'external-infra-values.yaml');
@@ -144,17 +145,25 @@ describe('helm template with default values', () => {
     expect(envVar(simDeployment, 'UNIGATE_SIM_PORT')?.value).toBe(String(portOf(simDeployment, 'http')));
   });
 
-  it("caps each process's V8 heap at 60% of its container memory limit, unless its env sets NODE_OPTIONS", async () => {
+  it("caps each process's V8 heap at 60% of its container memory limit and a service's new space at 8 MiB, unless its env sets NODE_OPTIONS", async () => {
     // edge: limit 512Mi; billing: 384Mi.
-    expect(envVar(get(objects, 'Deployment', name('edge')), 'NODE_OPTIONS')?.value).toBe('--max-old-space-size=307');
-    expect(envVar(get(objects, 'Deployment', name('billing')), 'NODE_OPTIONS')?.value).toBe('--max-old-space-size=230');
+    expect(envVar(get(objects, 'Deployment', name('edge')), 'NODE_OPTIONS')?.value).toBe(
+      `--max-old-space-size=307 ${SERVICE_NODE_OPTIONS}`,
+    );
+    expect(envVar(get(objects, 'Deployment', name('billing')), 'NODE_OPTIONS')?.value).toBe(
+      `--max-old-space-size=230 ${SERVICE_NODE_OPTIONS}`,
+    );
+    // The simulator is not a service: only the heap cap.
+    expect(envVar(get(objects, 'Deployment', name('upstream-sim')), 'NODE_OPTIONS')?.value).toMatch(/^--max-old-space-size=\d+$/);
     const custom = await render(
       '--set',
       'services.chat.resources.limits.memory=2Gi',
       '--set',
       'services.edge.env.NODE_OPTIONS=--max-old-space-size=100',
     );
-    expect(envVar(get(custom, 'Deployment', name('chat')), 'NODE_OPTIONS')?.value).toBe('--max-old-space-size=1228');
+    expect(envVar(get(custom, 'Deployment', name('chat')), 'NODE_OPTIONS')?.value).toBe(
+      `--max-old-space-size=1228 ${SERVICE_NODE_OPTIONS}`,
+    );
     const edgeEnv = container(get(custom, 'Deployment', name('edge'))).env.filter((e: Manifest) => e.name === 'NODE_OPTIONS');
     expect(edgeEnv).toEqual([{ name: 'NODE_OPTIONS', value: '--max-old-space-size=100' }]);
   });

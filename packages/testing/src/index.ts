@@ -7,7 +7,15 @@ export { kafkaBrokers, redisUrl, POSTGRES_ADMIN_URL } from './env';
 export { createTestDatabase, type TestDatabase } from './database';
 export { freePort, httpStatus, waitForHttp } from './net';
 export { startNodeProcess, stopAllNodeProcesses, type NodeProcess, type StartNodeProcessOptions } from './process';
-export { ensurePostgres, ensureRedis, startKafkaTestBroker, parseMockBootstrap, tcpAccepts, type KafkaTestBroker } from './infra';
+export {
+  ensurePostgres,
+  ensureRedis,
+  startKafkaTestBroker,
+  parseMockBootstrap,
+  tcpAccepts,
+  SERVICE_NODE_OPTIONS,
+  type KafkaTestBroker,
+} from './infra';
 export {
   ROOT,
   appScript,
