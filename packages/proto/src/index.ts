@@ -55,6 +55,8 @@ export function loadService<N extends ServiceName>(name: N): LoadedService<N> {
 export type { EndpointCall, EndpointCall__Output } from './generated/unigate/endpoint/v1/EndpointCall';
 export type { EndpointReply, EndpointReply__Output } from './generated/unigate/endpoint/v1/EndpointReply';
 export type { EndpointFrame, EndpointFrame__Output } from './generated/unigate/endpoint/v1/EndpointFrame';
+export type { SessionCall, SessionCall__Output } from './generated/unigate/endpoint/v1/SessionCall';
+export type { SessionReply, SessionReply__Output } from './generated/unigate/endpoint/v1/SessionReply';
 export type { EndpointServiceHandlers, EndpointServiceClient } from './generated/unigate/endpoint/v1/EndpointService';
 export type { CatalogServiceHandlers, CatalogServiceClient } from './generated/unigate/catalog/v1/CatalogService';
 export type { BillingServiceHandlers, BillingServiceClient } from './generated/unigate/billing/v1/BillingService';

@@ -4,9 +4,9 @@
  * long base64 strings cross as bytes, not inside the JSON.
  */
 import { randomBytes } from 'node:crypto';
-import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
+import type { ServerDuplexStream } from '@grpc/grpc-js';
 import type { EndpointCall, EndpointPort } from '@unigate/contracts';
-import type { EndpointCall__Output, EndpointReply } from '@unigate/proto';
+import type { EndpointCall__Output, EndpointReply, SessionCall__Output, SessionReply } from '@unigate/proto';
 import { GrpcEndpointClient, endpointServiceHandlers } from './endpoint-transport';
 import { startGrpcServer, type GrpcServer } from './grpc-server';
 
@@ -48,15 +48,17 @@ const wire: Array<{ call: EndpointCall__Output; reply?: EndpointReply }> = [];
 
 beforeAll(async () => {
   const handlers = endpointServiceHandlers(port);
-  const Call = (c: ServerUnaryCall<EndpointCall__Output, EndpointReply>, done: sendUnaryData<EndpointReply>) => {
-    const seen: (typeof wire)[number] = { call: c.request };
-    wire.push(seen);
-    handlers.Call(c, (err, reply) => {
-      seen.reply = reply ?? undefined;
-      done(err, reply);
-    });
+  // The edge calls over a session: what crosses is each session message's call and its answer.
+  const Session = (c: ServerDuplexStream<SessionCall__Output, SessionReply>) => {
+    c.on('data', (msg: SessionCall__Output) => wire.push({ call: msg.call! }));
+    const write = c.write.bind(c) as (reply: SessionReply) => boolean;
+    c.write = ((reply: SessionReply) => {
+      wire.at(-1)!.reply ??= reply.reply ?? undefined;
+      return write(reply);
+    }) as typeof c.write;
+    handlers.Session(c);
   };
-  server = await startGrpcServer('127.0.0.1:0', { endpoint: { ...handlers, Call } });
+  server = await startGrpcServer('127.0.0.1:0', { endpoint: { ...handlers, Session } });
   client = new GrpcEndpointClient(`127.0.0.1:${server.port}`);
 });
 afterAll(async () => {

@@ -14,8 +14,15 @@ import {
   type EndpointPort,
   type UpstreamTiming,
 } from '@unigate/contracts';
+import { status } from '@grpc/grpc-js';
 import type {
   EndpointCall as EndpointCallMsg,
+  EndpointFrame,
+  EndpointReply,
+  SessionCall,
+  SessionCall__Output,
+  SessionReply,
+  SessionReply__Output,
   EndpointCall__Output,
   EndpointFrame__Output,
   EndpointReply__Output,
@@ -23,7 +30,9 @@ import type {
 } from '@unigate/proto';
 import { fromGrpcError } from './errors';
 import { grpcClient, unary } from './grpc-client';
-import { streamHandler, unaryHandler } from './grpc-server';
+import { sessionHandler, streamHandler, unaryHandler } from './grpc-server';
+import { SessionPool, type SessionPoolOptions } from './session-pool';
+import { endSpan, serveInSpan, startSessionCallSpan } from './session-tracing';
 import { encodeWithBlobs } from './wire-blobs';
 import { decodeJson, encodeJson } from './wire-json';
 
@@ -72,37 +81,68 @@ function decodeCall(msg: EndpointCall__Output): EndpointCall {
 
 /** Server side: the EndpointService handlers over a capability service's port. */
 export function endpointServiceHandlers(port: EndpointPort): EndpointServiceHandlers {
-  return {
-    Call: unaryHandler(async (msg: EndpointCall__Output, signal) => {
-      const timing: UpstreamTiming = { ms: 0 };
-      const answer = encodeWithBlobs(await port.call(decodeCall(msg), signal, timing));
-      return { body: answer.json, blobs: answer.blobs, upstream_ms: timing.ms };
-    }),
-    Stream: streamHandler(async function* (msg: EndpointCall__Output, signal) {
-      const timing: UpstreamTiming = { ms: 0 };
-      // A binary answer's chunks (audio) travel as they are; every other item as checked JSON.
-      for await (const item of port.stream(decodeCall(msg), signal, timing)) {
-        if (item instanceof Uint8Array) yield { data: item, upstream_ms: timing.ms };
-        else {
-          const frame = encodeWithBlobs(item);
-          yield { item: frame.json, blobs: frame.blobs, upstream_ms: timing.ms };
-        }
+  const answer = async (msg: EndpointCall__Output, signal: AbortSignal): Promise<EndpointReply> => {
+    const timing: UpstreamTiming = { ms: 0 };
+    const answer = encodeWithBlobs(await port.call(decodeCall(msg), signal, timing));
+    return { body: answer.json, blobs: answer.blobs, upstream_ms: timing.ms };
+  };
+  async function* frames(msg: EndpointCall__Output, signal: AbortSignal): AsyncGenerator<EndpointFrame> {
+    const timing: UpstreamTiming = { ms: 0 };
+    // A binary answer's chunks (audio) travel as they are; every other item as checked JSON.
+    for await (const item of port.stream(decodeCall(msg), signal, timing)) {
+      if (item instanceof Uint8Array) yield { data: item, upstream_ms: timing.ms };
+      else {
+        const frame = encodeWithBlobs(item);
+        yield { item: frame.json, blobs: frame.blobs, upstream_ms: timing.ms };
       }
-    }),
+    }
+  }
+  return {
+    Call: unaryHandler(answer),
+    Stream: streamHandler(frames),
+    Session: sessionHandler<SessionCall__Output, SessionReply>(
+      ({ call, stream }, signal) => {
+        if (!call) throw errors.invalidRequest('A session message carries no call.');
+        return serveInSpan(call.endpoint, call.traceparent || undefined, async function* () {
+          if (!stream) return yield { reply: await answer(call, signal) };
+          for await (const frame of frames(call, signal)) yield { frame };
+          yield { end: {} };
+        });
+      },
+      (status) => ({ error: status }),
+    ),
   };
 }
 
-/** Client side: a capability service reached over gRPC. */
+/** How long a service that lacks Session (an older version, mid-rollout) is called per call instead. */
+const SESSIONLESS_MS = 30_000;
+
+/**
+ * Client side: a capability service reached over gRPC. Calls and streams run on pooled sessions; a
+ * service that answers Session with UNIMPLEMENTED (an older version during a rolling upgrade) is
+ * called with Call and Stream instead, and asked again after a while.
+ */
 export class GrpcEndpointClient implements EndpointPort {
   private readonly client;
+  private readonly sessions: SessionPool<SessionCall, SessionReply__Output>;
+  private sessionlessUntil = 0;
 
-  constructor(url: string) {
+  constructor(url: string, options?: SessionPoolOptions) {
     this.client = grpcClient('endpoint', url);
+    this.sessions = new SessionPool(() => this.client.Session(), options);
   }
 
   async call(call: EndpointCall, signal?: AbortSignal, timing?: UpstreamTiming): Promise<unknown> {
     const spec = specOf(call.endpoint);
-    const reply = await unary<EndpointCallMsg, EndpointReply__Output>(this.client.Call.bind(this.client), encodeCall(call), signal);
+    let reply: EndpointReply__Output | undefined;
+    if (this.sessionsServed()) {
+      try {
+        reply = await this.answerOnSession(call, signal);
+      } catch (err) {
+        if (!this.lacksSessions(err)) throw err;
+      }
+    }
+    reply ??= await this.unary(call, signal);
     if (timing) timing.ms += reply.upstream_ms;
     return decodeJson(spec.response, reply.body, `${call.endpoint} answer`, 'peer', reply.blobs);
   }
@@ -111,16 +151,87 @@ export class GrpcEndpointClient implements EndpointPort {
     const spec = specOf(call.endpoint);
     if (!spec.event && !spec.binary) throw errors.invalidRequest(`${spec.path} does not stream`, 'stream');
     const event = spec.event;
+    const base = timing?.ms ?? 0;
+    let frames: AsyncIterable<EndpointFrame__Output> | undefined;
+    if (this.sessionsServed()) {
+      const onSession = this.framesOnSession(call, signal);
+      try {
+        frames = prepend(await onSession.next(), onSession);
+      } catch (err) {
+        if (!this.lacksSessions(err)) throw err;
+      }
+    }
+    frames ??= this.perCallStream(call, signal);
+    for await (const frame of frames) {
+      if (timing) timing.ms = base + frame.upstream_ms;
+      yield event ? decodeJson(event, frame.item, `${call.endpoint} stream item`, 'peer', frame.blobs) : frame.data;
+    }
+  }
+
+  private sessionsServed(): boolean {
+    return Date.now() >= this.sessionlessUntil;
+  }
+
+  /** Whether `err` says the service has no Session; if so it is called per call for a while. */
+  private lacksSessions(err: unknown): boolean {
+    if ((err as { code?: unknown } | undefined)?.code !== status.UNIMPLEMENTED) return false;
+    this.sessionlessUntil = Date.now() + SESSIONLESS_MS;
+    return true;
+  }
+
+  private async answerOnSession(call: EndpointCall, signal?: AbortSignal): Promise<EndpointReply__Output> {
+    const { span, traceparent } = startSessionCallSpan(call.endpoint);
+    let failure: unknown;
+    try {
+      const replies = this.sessions.call(
+        { call: encodeCall({ ...call, traceparent: traceparent ?? call.traceparent }), stream: false },
+        () => true,
+        signal,
+      );
+      for await (const reply of replies) {
+        if (reply.error) throw fromGrpcError(reply.error);
+        if (reply.reply) return reply.reply;
+      }
+      throw new Error(`the ${call.endpoint} session ended without an answer`);
+    } catch (err) {
+      throw (failure = err);
+    } finally {
+      endSpan(span, failure);
+    }
+  }
+
+  private async *framesOnSession(call: EndpointCall, signal: AbortSignal): AsyncGenerator<EndpointFrame__Output> {
+    const { span, traceparent } = startSessionCallSpan(call.endpoint);
+    let failure: unknown;
+    try {
+      const replies = this.sessions.call(
+        { call: encodeCall({ ...call, traceparent: traceparent ?? call.traceparent }), stream: true },
+        (reply) => !reply.frame,
+        signal,
+      );
+      for await (const reply of replies) {
+        if (reply.error) throw fromGrpcError(reply.error);
+        if (!reply.frame) return;
+        yield reply.frame;
+      }
+    } catch (err) {
+      throw (failure = err);
+    } finally {
+      endSpan(span, failure);
+    }
+  }
+
+  private unary(call: EndpointCall, signal?: AbortSignal): Promise<EndpointReply__Output> {
+    return unary<EndpointCallMsg, EndpointReply__Output>(this.client.Call.bind(this.client), encodeCall(call), signal);
+  }
+
+  private async *perCallStream(call: EndpointCall, signal: AbortSignal): AsyncGenerator<EndpointFrame__Output> {
     const stream = this.client.Stream(encodeCall(call));
     const cancel = () => stream.cancel();
     signal.addEventListener('abort', cancel, { once: true });
     let ended = false;
     try {
-      const base = timing?.ms ?? 0;
-      for await (const frame of stream as AsyncIterable<EndpointFrame__Output>) {
-        if (timing) timing.ms = base + frame.upstream_ms;
-        yield event ? decodeJson(event, frame.item, `${call.endpoint} stream item`, 'peer', frame.blobs) : frame.data;
-      }
+      yield* stream as AsyncIterable<EndpointFrame__Output>;
       ended = true;
     } catch (err) {
       throw signal.aborted ? (signal.reason ?? err) : fromGrpcError(err);
@@ -129,5 +240,17 @@ export class GrpcEndpointClient implements EndpointPort {
       // The consumer stopped early (client gone, or a failure upstream of it): end the call.
       if (!ended) stream.cancel();
     }
+  }
+}
+
+/** `rest` with the result already taken from it in front. */
+async function* prepend<T>(first: IteratorResult<T, unknown>, rest: AsyncGenerator<T, unknown>): AsyncGenerator<T> {
+  try {
+    if (first.done) return;
+    yield first.value;
+    yield* rest;
+  } finally {
+    // Left after the first item, before `rest` was entered: `rest` must still end (its call cancelled).
+    await rest.return(undefined);
   }
 }

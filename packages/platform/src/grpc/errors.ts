@@ -37,14 +37,17 @@ export function fromGrpcError(err: unknown): Error {
       /* fall through */
     }
   }
-  if (e?.code === GrpcStatus.UNAVAILABLE || e?.code === GrpcStatus.DEADLINE_EXCEEDED) {
-    return new GatewayError({
-      status: 503,
-      code: 'service_unavailable',
-      type: 'server_error',
-      message: 'An internal service is unavailable; retry shortly.',
-      retryable: true,
-    });
-  }
+  if (e?.code === GrpcStatus.UNAVAILABLE || e?.code === GrpcStatus.DEADLINE_EXCEEDED) return serviceUnavailable();
   return err instanceof Error ? err : new Error(String(err));
+}
+
+/** The 503 a caller gets when an internal service cannot be reached. */
+export function serviceUnavailable(): GatewayError {
+  return new GatewayError({
+    status: 503,
+    code: 'service_unavailable',
+    type: 'server_error',
+    message: 'An internal service is unavailable; retry shortly.',
+    retryable: true,
+  });
 }

@@ -4,6 +4,7 @@
  * wraps streams in Observables cannot, see endpoint-transport.ts).
  */
 import * as grpc from '@grpc/grpc-js';
+import type { StatusObject } from '@grpc/grpc-js';
 import { loadService, type ServiceName, type ServiceTypes } from '@unigate/proto';
 import { toGrpcStatus } from './errors';
 
@@ -23,8 +24,10 @@ export async function startGrpcServer(address: string, handlers: GrpcHandlers): 
     'grpc.max_send_message_length': GRPC_MAX_MESSAGE_BYTES,
     'grpc.keepalive_permit_without_calls': 1,
   });
+  const drains: Array<() => void> = [];
   for (const [name, impl] of Object.entries(handlers) as Array<[ServiceName, grpc.UntypedServiceImplementation]>) {
     server.addService(loadService(name).definition, impl);
+    for (const method of Object.values(impl)) if (isSessionHandler(method)) drains.push(method[DRAIN]);
   }
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
@@ -37,6 +40,8 @@ export async function startGrpcServer(address: string, handlers: GrpcHandlers): 
           server.forceShutdown();
           resolve();
         }, graceMs);
+        // Idle sessions would hold the shutdown open until the grace runs out: end them now.
+        for (const drain of drains) drain();
         server.tryShutdown(() => {
           clearTimeout(force);
           resolve();
@@ -93,5 +98,76 @@ function drained(stream: NodeJS.EventEmitter, signal: AbortSignal): Promise<void
     };
     stream.once('drain', done);
     signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+const DRAIN = Symbol('drain');
+
+/** A bidi handler that keeps its stream open between calls; `[DRAIN]` ends the idle ones for good. */
+export type SessionHandler<Req, Res> = grpc.handleBidiStreamingCall<Req, Res> & { [DRAIN]: () => void };
+
+function isSessionHandler(method: unknown): method is SessionHandler<unknown, unknown> {
+  return typeof method === 'function' && DRAIN in method;
+}
+
+/**
+ * A session handler (endpoint.proto's Session): each request message on the stream is one call,
+ * answered by the messages `run` yields, one call at a time. A throw is answered by `failed(status)`
+ * and the session goes on; the caller cancelling the stream aborts the running call. On drain an idle
+ * session ends at once and a busy one after its call; a call that arrives after that is not taken (the
+ * caller sees the session end unanswered, so it knows the call never started).
+ */
+export function sessionHandler<Req, Res>(
+  run: (req: Req, signal: AbortSignal) => AsyncIterable<Res>,
+  failed: (status: Pick<StatusObject, 'code' | 'details'>) => Res,
+): SessionHandler<Req, Res> {
+  const idle = new Set<() => void>();
+  let draining = false;
+  const handler = (call: grpc.ServerDuplexStream<Req, Res>) => {
+    let running: AbortController | undefined;
+    let finished = false;
+    const finish = () => {
+      idle.delete(finish);
+      if (finished) return;
+      finished = true;
+      call.end();
+    };
+    call.on('cancelled', () => {
+      finished = true;
+      idle.delete(finish);
+      running?.abort(new Error('cancelled by the caller'));
+    });
+    // The caller ended its side: no more calls come.
+    call.on('end', () => !running && finish());
+    call.on('data', (req: Req) => {
+      if (finished) return;
+      if (running) {
+        call.emit('error', { code: grpc.status.FAILED_PRECONDITION, details: 'a session carries one call at a time' });
+        return;
+      }
+      const abort = (running = new AbortController());
+      idle.delete(finish);
+      void (async () => {
+        try {
+          for await (const res of run(req, abort.signal)) {
+            if (abort.signal.aborted) break;
+            if (!call.write(res)) await drained(call, abort.signal);
+          }
+        } catch (err) {
+          if (!abort.signal.aborted) call.write(failed(toGrpcStatus(err)));
+        }
+        running = undefined;
+        if (draining || call.readableEnded) finish();
+        else if (!finished) idle.add(finish);
+      })();
+    });
+    if (draining) finish();
+    else idle.add(finish);
+  };
+  return Object.assign(handler, {
+    [DRAIN]: () => {
+      draining = true;
+      for (const finish of [...idle]) finish();
+    },
   });
 }

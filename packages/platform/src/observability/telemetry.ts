@@ -40,8 +40,8 @@ export function startTelemetry(serviceName: string): void {
   const { getNodeAutoInstrumentations } =
     require('@opentelemetry/auto-instrumentations-node') as typeof import('@opentelemetry/auto-instrumentations-node');
   /* eslint-enable @typescript-eslint/no-require-imports */
-  const instrumentations = getNodeAutoInstrumentations(
-    Object.fromEntries(
+  const instrumentations = getNodeAutoInstrumentations({
+    ...Object.fromEntries(
       [
         '@opentelemetry/instrumentation-fs',
         '@opentelemetry/instrumentation-dns',
@@ -51,7 +51,9 @@ export function startTelemetry(serviceName: string): void {
         '@opentelemetry/instrumentation-pino',
       ].map((n) => [n, { enabled: false }]),
     ),
-  ).filter((i) => ENABLED.includes(i.instrumentationName));
+    // Calls on a Session stream get spans of their own (grpc/session-tracing.ts), not the stream's.
+    '@opentelemetry/instrumentation-grpc': { ignoreGrpcMethods: ['Session'] },
+  }).filter((i) => ENABLED.includes(i.instrumentationName));
   sdk = new Sdk({ instrumentations });
   sdk.start();
 }

@@ -7,6 +7,10 @@ import type { EndpointCall as _unigate_endpoint_v1_EndpointCall, EndpointCall__O
 import type { EndpointFrame as _unigate_endpoint_v1_EndpointFrame, EndpointFrame__Output as _unigate_endpoint_v1_EndpointFrame__Output } from './unigate/endpoint/v1/EndpointFrame';
 import type { EndpointReply as _unigate_endpoint_v1_EndpointReply, EndpointReply__Output as _unigate_endpoint_v1_EndpointReply__Output } from './unigate/endpoint/v1/EndpointReply';
 import type { EndpointServiceClient as _unigate_endpoint_v1_EndpointServiceClient, EndpointServiceDefinition as _unigate_endpoint_v1_EndpointServiceDefinition } from './unigate/endpoint/v1/EndpointService';
+import type { SessionCall as _unigate_endpoint_v1_SessionCall, SessionCall__Output as _unigate_endpoint_v1_SessionCall__Output } from './unigate/endpoint/v1/SessionCall';
+import type { SessionEnd as _unigate_endpoint_v1_SessionEnd, SessionEnd__Output as _unigate_endpoint_v1_SessionEnd__Output } from './unigate/endpoint/v1/SessionEnd';
+import type { SessionError as _unigate_endpoint_v1_SessionError, SessionError__Output as _unigate_endpoint_v1_SessionError__Output } from './unigate/endpoint/v1/SessionError';
+import type { SessionReply as _unigate_endpoint_v1_SessionReply, SessionReply__Output as _unigate_endpoint_v1_SessionReply__Output } from './unigate/endpoint/v1/SessionReply';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -22,6 +26,10 @@ export interface ProtoGrpcType {
         EndpointFrame: MessageTypeDefinition<_unigate_endpoint_v1_EndpointFrame, _unigate_endpoint_v1_EndpointFrame__Output>
         EndpointReply: MessageTypeDefinition<_unigate_endpoint_v1_EndpointReply, _unigate_endpoint_v1_EndpointReply__Output>
         EndpointService: SubtypeConstructor<typeof grpc.Client, _unigate_endpoint_v1_EndpointServiceClient> & { service: _unigate_endpoint_v1_EndpointServiceDefinition }
+        SessionCall: MessageTypeDefinition<_unigate_endpoint_v1_SessionCall, _unigate_endpoint_v1_SessionCall__Output>
+        SessionEnd: MessageTypeDefinition<_unigate_endpoint_v1_SessionEnd, _unigate_endpoint_v1_SessionEnd__Output>
+        SessionError: MessageTypeDefinition<_unigate_endpoint_v1_SessionError, _unigate_endpoint_v1_SessionError__Output>
+        SessionReply: MessageTypeDefinition<_unigate_endpoint_v1_SessionReply, _unigate_endpoint_v1_SessionReply__Output>
       }
     }
   }

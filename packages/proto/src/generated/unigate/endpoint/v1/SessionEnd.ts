@@ -1,0 +1,8 @@
+// Original file: proto/endpoint.proto
+
+
+export interface SessionEnd {
+}
+
+export interface SessionEnd__Output {
+}
