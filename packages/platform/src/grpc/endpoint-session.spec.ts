@@ -148,6 +148,18 @@ test("an aborted call aborts the service's call and rejects with the abort's rea
   expect(embedding(await main.client.call(embed(3)))).toBe(3);
 });
 
+test('a session past its age is closed, not reused, even when it waited in the pool', async () => {
+  const { server, counts } = await serve();
+  servers.push(server);
+  const aging = new GrpcEndpointClient(`127.0.0.1:${server.port}`, { maxAgeMs: 100 });
+  await aging.call(embed(1));
+  await aging.call(embed(2));
+  expect(counts.sessions).toBe(1);
+  await sleep(150);
+  expect(embedding(await aging.call(embed(3)))).toBe(3);
+  expect(counts.sessions).toBe(2);
+});
+
 test('shutdown ends idle sessions at once and lets a running call finish', async () => {
   const { server, client } = await serve();
   const idler = new GrpcEndpointClient(`127.0.0.1:${server.port}`);

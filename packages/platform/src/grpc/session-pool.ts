@@ -148,13 +148,19 @@ export class SessionPool<Req, Res> {
   private acquire(): Session<Req, Res> {
     for (const session of this.idle) {
       this.idle.delete(session);
-      if (session.usable) return session;
+      // Too old to reuse: also never one that sat idle long enough for a proxy's idle timeout to cut it.
+      if (this.fresh(session)) return session;
+      session.close();
     }
     return new Session(this.open(), (gone) => this.idle.delete(gone));
   }
 
   private release(session: Session<Req, Res>): void {
-    if (session.usable && this.idle.size < this.maxIdle && Date.now() - session.born < this.maxAgeMs) this.idle.add(session);
+    if (this.fresh(session) && this.idle.size < this.maxIdle) this.idle.add(session);
     else session.close();
+  }
+
+  private fresh(session: Session<Req, Res>): boolean {
+    return session.usable && Date.now() - session.born < this.maxAgeMs;
   }
 }
