@@ -209,3 +209,22 @@ async function waitFor(check: () => boolean, ms = 2_000): Promise<void> {
     await sleep(5);
   }
 }
+
+test('a connection older than the server allows is replaced (to be placed again), and calls go on without a failure', async () => {
+  const handlers = endpointServiceHandlers(port);
+  const peers = new Set<string>();
+  const Session = Object.assign((c: ServerDuplexStream<SessionCall__Output, SessionReply>) => {
+    peers.add(c.getPeer());
+    handlers.Session(c);
+  }, handlers.Session);
+  const server = await startGrpcServer('127.0.0.1:0', { endpoint: { ...handlers, Session } }, { maxConnectionAgeMs: 300 });
+  servers.push(server);
+  const client = new GrpcEndpointClient(`127.0.0.1:${server.port}`, { maxAgeMs: 100 });
+  const until = Date.now() + 1_200;
+  for (let i = 0; Date.now() < until; i++) {
+    expect(embedding(await client.call(embed(i)))).toBe(i);
+    await sleep(20);
+  }
+  // Reconnected at least once: sessions arrived from more than one client port.
+  expect(peers.size).toBeGreaterThanOrEqual(2);
+});

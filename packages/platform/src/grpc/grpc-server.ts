@@ -18,11 +18,24 @@ export interface GrpcServer {
 
 export const GRPC_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
-export async function startGrpcServer(address: string, handlers: GrpcHandlers): Promise<GrpcServer> {
+/**
+ * How long a client connection lives before the server asks the client to reconnect (calls running
+ * on it finish first). A reconnect resolves the address again and, behind a Service, may land on
+ * another replica: without it a connection would stay on the replica it first reached for good, and
+ * replicas added later would get no traffic from clients that were already connected.
+ */
+export const GRPC_MAX_CONNECTION_AGE_MS = 5 * 60_000;
+
+export interface GrpcServerOptions {
+  maxConnectionAgeMs?: number;
+}
+
+export async function startGrpcServer(address: string, handlers: GrpcHandlers, options: GrpcServerOptions = {}): Promise<GrpcServer> {
   const server = new grpc.Server({
     'grpc.max_receive_message_length': GRPC_MAX_MESSAGE_BYTES,
     'grpc.max_send_message_length': GRPC_MAX_MESSAGE_BYTES,
     'grpc.keepalive_permit_without_calls': 1,
+    'grpc.max_connection_age_ms': options.maxConnectionAgeMs ?? GRPC_MAX_CONNECTION_AGE_MS,
   });
   const drains: Array<() => void> = [];
   for (const [name, impl] of Object.entries(handlers) as Array<[ServiceName, grpc.UntypedServiceImplementation]>) {
