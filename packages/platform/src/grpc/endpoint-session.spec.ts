@@ -8,7 +8,7 @@ import type { ServerDuplexStream } from '@grpc/grpc-js';
 import { errors, type EndpointCall, type EndpointPort } from '@unigate/contracts';
 import type { EndpointServiceHandlers, SessionCall__Output, SessionReply } from '@unigate/proto';
 import { GrpcEndpointClient, endpointServiceHandlers } from './endpoint-transport';
-import { startGrpcServer, type GrpcServer } from './grpc-server';
+import { startGrpcServer, type GrpcServer, type GrpcServerOptions } from './grpc-server';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Request ids whose call the service saw aborted. */
@@ -68,9 +68,9 @@ async function frames(client: GrpcEndpointClient, call: EndpointCall): Promise<n
   return out;
 }
 
-/** A server over `port` that counts the sessions opened and the per-call RPCs served. */
-async function serve(withSessions = true) {
-  const counts = { sessions: 0, perCall: 0 };
+/** A server over `port` that counts the sessions opened, the connections they came on and the per-call RPCs served. */
+async function serve(withSessions = true, options: GrpcServerOptions = {}) {
+  const counts = { sessions: 0, perCall: 0, peers: new Set<string>() };
   const handlers = endpointServiceHandlers(port);
   const served: Partial<EndpointServiceHandlers> = {
     Call: (c, done) => (counts.perCall++, handlers.Call(c, done)),
@@ -79,9 +79,13 @@ async function serve(withSessions = true) {
   // Wrapped by assignment so the handler keeps what lets the server drain it.
   if (withSessions) {
     const session = handlers.Session;
-    served.Session = Object.assign((c: ServerDuplexStream<SessionCall__Output, SessionReply>) => (counts.sessions++, session(c)), session);
+    served.Session = Object.assign((c: ServerDuplexStream<SessionCall__Output, SessionReply>) => {
+      counts.sessions++;
+      counts.peers.add(c.getPeer());
+      session(c);
+    }, session);
   }
-  const server = await startGrpcServer('127.0.0.1:0', { endpoint: served as EndpointServiceHandlers });
+  const server = await startGrpcServer('127.0.0.1:0', { endpoint: served as EndpointServiceHandlers }, options);
   return { server, counts, client: new GrpcEndpointClient(`127.0.0.1:${server.port}`) };
 }
 
@@ -211,13 +215,7 @@ async function waitFor(check: () => boolean, ms = 2_000): Promise<void> {
 }
 
 test('a connection older than the server allows is replaced (to be placed again), and calls go on without a failure', async () => {
-  const handlers = endpointServiceHandlers(port);
-  const peers = new Set<string>();
-  const Session = Object.assign((c: ServerDuplexStream<SessionCall__Output, SessionReply>) => {
-    peers.add(c.getPeer());
-    handlers.Session(c);
-  }, handlers.Session);
-  const server = await startGrpcServer('127.0.0.1:0', { endpoint: { ...handlers, Session } }, { maxConnectionAgeMs: 300 });
+  const { server, counts } = await serve(true, { maxConnectionAgeMs: 300 });
   servers.push(server);
   const client = new GrpcEndpointClient(`127.0.0.1:${server.port}`, { maxAgeMs: 100 });
   const until = Date.now() + 1_200;
@@ -226,5 +224,5 @@ test('a connection older than the server allows is replaced (to be placed again)
     await sleep(20);
   }
   // Reconnected at least once: sessions arrived from more than one client port.
-  expect(peers.size).toBeGreaterThanOrEqual(2);
+  expect(counts.peers.size).toBeGreaterThanOrEqual(2);
 });

@@ -180,39 +180,24 @@ export class GrpcEndpointClient implements EndpointPort {
   }
 
   private async answerOnSession(call: EndpointCall, signal?: AbortSignal): Promise<EndpointReply__Output> {
-    const { span, traceparent } = startSessionCallSpan(call.endpoint);
-    let failure: unknown;
-    try {
-      const replies = this.sessions.call(
-        { call: encodeCall({ ...call, traceparent: traceparent ?? call.traceparent }), stream: false },
-        () => true,
-        signal,
-      );
-      for await (const reply of replies) {
-        if (reply.error) throw fromGrpcError(reply.error);
-        if (reply.reply) return reply.reply;
-      }
-      throw new Error(`the ${call.endpoint} session ended without an answer`);
-    } catch (err) {
-      throw (failure = err);
-    } finally {
-      endSpan(span, failure);
-    }
+    for await (const reply of this.onSession(call, false, signal)) if (reply.reply) return reply.reply;
+    throw new Error(`the ${call.endpoint} session ended without an answer`);
   }
 
   private async *framesOnSession(call: EndpointCall, signal: AbortSignal): AsyncGenerator<EndpointFrame__Output> {
+    for await (const reply of this.onSession(call, true, signal)) if (reply.frame) yield reply.frame;
+  }
+
+  /** The call on a pooled session, inside its own CLIENT span: its answer, or its frames up to the end. */
+  private async *onSession(call: EndpointCall, stream: boolean, signal?: AbortSignal): AsyncGenerator<SessionReply__Output> {
     const { span, traceparent } = startSessionCallSpan(call.endpoint);
     let failure: unknown;
     try {
-      const replies = this.sessions.call(
-        { call: encodeCall({ ...call, traceparent: traceparent ?? call.traceparent }), stream: true },
-        (reply) => !reply.frame,
-        signal,
-      );
-      for await (const reply of replies) {
+      const msg = { call: encodeCall({ ...call, traceparent: traceparent ?? call.traceparent }), stream };
+      for await (const reply of this.sessions.call(msg, (r) => !r.frame, signal)) {
         if (reply.error) throw fromGrpcError(reply.error);
-        if (!reply.frame) return;
-        yield reply.frame;
+        if (reply.end) return;
+        yield reply;
       }
     } catch (err) {
       throw (failure = err);

@@ -90,16 +90,21 @@ export function streamHandler<Req, Res>(
     call.on('cancelled', () => abort.abort(new Error('cancelled by the caller')));
     void (async () => {
       try {
-        for await (const item of open(call.request, abort.signal)) {
-          if (abort.signal.aborted) break;
-          if (!call.write(item)) await drained(call, abort.signal);
-        }
+        await writeAll(call, open(call.request, abort.signal), abort.signal);
         if (!abort.signal.aborted) call.end();
       } catch (err) {
         if (!abort.signal.aborted) call.emit('error', toGrpcStatus(err));
       }
     })();
   };
+}
+
+/** Writes each item as it comes, waiting for `drain` when the transport's buffer is full, until `signal` aborts. */
+async function writeAll<Res>(call: NodeJS.EventEmitter & { write(item: Res): boolean }, items: AsyncIterable<Res>, signal: AbortSignal) {
+  for await (const item of items) {
+    if (signal.aborted) break;
+    if (!call.write(item)) await drained(call, signal);
+  }
 }
 
 function drained(stream: NodeJS.EventEmitter, signal: AbortSignal): Promise<void> {
@@ -162,10 +167,7 @@ export function sessionHandler<Req, Res>(
       idle.delete(finish);
       void (async () => {
         try {
-          for await (const res of run(req, abort.signal)) {
-            if (abort.signal.aborted) break;
-            if (!call.write(res)) await drained(call, abort.signal);
-          }
+          await writeAll(call, run(req, abort.signal), abort.signal);
         } catch (err) {
           if (!abort.signal.aborted) call.write(failed(toGrpcStatus(err)));
         }
