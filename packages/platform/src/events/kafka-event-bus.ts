@@ -73,6 +73,9 @@ export function kafkaFetchMaxWaitMs(env: NodeJS.ProcessEnv = process.env): numbe
   return readEnv(fetchWaitEnv, env).KAFKA_FETCH_MAX_WAIT_MS ?? DEFAULT_FETCH_MAX_WAIT_MS;
 }
 
+/** Pacing of new consumers after kafkajs stopped one (a refusal that may last, so not hammered). */
+const CONSUMER_RESTART_BACKOFF: BackoffOptions = { initialMs: 1000, maxMs: 30_000 };
+
 /** Messages per produce request at most, when lingering. */
 const MAX_LINGER_BATCH = 1000;
 
@@ -92,9 +95,15 @@ export interface SubscribeBatchOptions {
 const tracer = trace.getTracer('unigate-event-bus');
 
 interface Subscription {
+  topics: string[];
+  groupId: string;
+  eachBatch: (sub: Subscription, p: EachBatchPayload) => Promise<void>;
   consumer: Consumer;
   joined: boolean;
   crashed: boolean;
+  /** Crashes kafkajs gave up on since the last join, for the restart backoff. */
+  giveUps: number;
+  restartTimer?: NodeJS.Timeout;
   /** Pending resume timers of partitions paused after a handler failure. */
   timers: Set<NodeJS.Timeout>;
   /** `topic:partition` → the failing offset and how often it failed, for the backoff. */
@@ -222,31 +231,75 @@ export class KafkaEventBus implements EventBus {
     eachBatch: (sub: Subscription, p: EachBatchPayload) => Promise<void>,
   ): Promise<void> {
     if (this.closed) throw new Error('KafkaEventBus is closed');
-    const consumer = this.kafka.consumer({
+    const sub: Subscription = {
+      topics,
+      groupId,
+      eachBatch,
+      consumer: this.newConsumer(groupId),
+      joined: false,
+      crashed: false,
+      giveUps: 0,
+      timers: new Set(),
+      failures: new Map(),
+    };
+    this.subscriptions.push(sub);
+    await this.runConsumer(sub);
+  }
+
+  private newConsumer(groupId: string): Consumer {
+    return this.kafka.consumer({
       groupId: this.name(groupId),
       sessionTimeout: this.opts.sessionTimeoutMs ?? 6000,
       heartbeatInterval: this.opts.heartbeatIntervalMs ?? 1000,
       maxWaitTimeInMs: this.maxWaitTimeMs,
       allowAutoTopicCreation: true,
     });
-    const sub: Subscription = { consumer, joined: false, crashed: false, timers: new Set(), failures: new Map() };
+  }
+
+  /** Joins `sub.consumer` to its group and runs it until closed or crashed. */
+  private async runConsumer(sub: Subscription): Promise<void> {
+    const { consumer } = sub;
     consumer.on(consumer.events.GROUP_JOIN, () => {
       sub.joined = true;
       sub.crashed = false;
+      sub.giveUps = 0;
     });
     consumer.on(consumer.events.CRASH, (e) => {
-      sub.crashed = !e.payload.restart;
-      this.opts.logger.error({ err: e.payload.error, group: groupId, topics }, 'kafka consumer crashed');
+      const { error, restart } = e.payload;
+      sub.crashed = !restart;
+      this.opts.logger.error({ err: error, group: sub.groupId, topics: sub.topics, restart }, 'kafka consumer crashed');
+      // kafkajs restarts a consumer only after a retriable error and stops it for good after any other
+      // (librdkafka's mock answers a follower's late SyncGroup with INVALID_REQUEST; a real broker can
+      // refuse a join for a while). A stopped consumer would leave its partitions' events unhandled until
+      // the process restarts, so the bus starts a new one after a backoff.
+      if (!restart) this.restartLater(sub);
     });
-    this.subscriptions.push(sub);
 
     await consumer.connect();
     // A new group starts at the beginning: events published before it first joined are not lost.
-    await consumer.subscribe({ topics, fromBeginning: true });
+    await consumer.subscribe({ topics: sub.topics, fromBeginning: true });
     await consumer.run({
       eachBatchAutoResolve: false,
-      eachBatch: (payload) => eachBatch(sub, payload),
+      eachBatch: (payload) => sub.eachBatch(sub, payload),
     });
+  }
+
+  private restartLater(sub: Subscription): void {
+    if (this.closed || sub.restartTimer) return;
+    sub.giveUps++;
+    const delayMs = backoffMs(sub.giveUps, CONSUMER_RESTART_BACKOFF);
+    this.opts.logger.warn({ group: sub.groupId, topics: sub.topics, delayMs }, 'kafka consumer stopped; starting a new one');
+    sub.restartTimer = setTimeout(() => {
+      sub.restartTimer = undefined;
+      if (this.closed) return;
+      // The crashed consumer already disconnected itself; a failed start backs off and tries again.
+      sub.consumer.disconnect().catch(() => undefined);
+      sub.consumer = this.newConsumer(sub.groupId);
+      this.runConsumer(sub).catch((err: unknown) => {
+        this.opts.logger.error({ err, group: sub.groupId, topics: sub.topics }, 'kafka consumer failed to start');
+        this.restartLater(sub);
+      });
+    }, delayMs);
   }
 
   private async processSlices(
@@ -380,7 +433,10 @@ export class KafkaEventBus implements EventBus {
     this.flush();
     await Promise.allSettled([...this.inFlight]);
     this.closed = true;
-    for (const sub of this.subscriptions) for (const t of sub.timers) clearTimeout(t);
+    for (const sub of this.subscriptions) {
+      clearTimeout(sub.restartTimer);
+      for (const t of sub.timers) clearTimeout(t);
+    }
     // Consumers first: a clean leave commits what was processed and hands partitions over at once.
     await Promise.allSettled(this.subscriptions.map((s) => s.consumer.disconnect()));
     await this.producer.disconnect().catch(() => undefined);
