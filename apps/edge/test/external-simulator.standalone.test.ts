@@ -36,4 +36,9 @@ describe('standalone in front of an external simulator', () => {
     expect(stack.simUrl).toBe(sim.url);
     expect(await tcpAccepts('127.0.0.1', builtInPort)).toBe(false);
   });
+
+  it('starts without a Node warning on its output (Fastify warned of an error handler override on every start)', () => {
+    const logs = stack.processes.map((p) => p.logs()).join('\n');
+    expect(logs).not.toMatch(/\(node:\d+\) .*Warning/);
+  });
 });
