@@ -3,16 +3,7 @@
  * that the media service writes and every edge replica reads. The expiry travels as object metadata;
  * a production bucket should also carry a lifecycle rule expiring objects after 2 days.
  */
-import {
-  CreateBucketCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { OBJECT_KEY, type ObjectStore, type StoredObject } from './object-store';
 
 export interface S3ObjectStoreOptions {
@@ -24,19 +15,33 @@ export interface S3ObjectStoreOptions {
 
 const EXPIRES = 'expires-at';
 
+type S3Sdk = typeof import('@aws-sdk/client-s3');
+let loaded: S3Sdk | undefined;
+
+/**
+ * The AWS SDK, loaded when the first S3 store is made rather than with the package: every service
+ * imports platform, most never touch a bucket (chat, billing, catalog; media and the edge only with
+ * UNIGATE_S3_BUCKET), and the SDK costs a process ~20 MiB of RSS (docs/operations.md, "Memory").
+ */
+function loadSdk(): S3Sdk {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (loaded ??= require('@aws-sdk/client-s3') as S3Sdk);
+}
+
 export class S3ObjectStore implements ObjectStore {
+  private readonly sdk = loadSdk();
   private readonly s3: S3Client;
 
   constructor(private readonly opts: S3ObjectStoreOptions) {
-    this.s3 = new S3Client({ region: opts.region, ...(opts.endpoint && { endpoint: opts.endpoint, forcePathStyle: true }) });
+    this.s3 = new this.sdk.S3Client({ region: opts.region, ...(opts.endpoint && { endpoint: opts.endpoint, forcePathStyle: true }) });
   }
 
   /** Creates the bucket when it does not exist yet (the writer calls this at start). */
   async ensureBucket(): Promise<void> {
     try {
-      await this.s3.send(new HeadBucketCommand({ Bucket: this.opts.bucket }));
+      await this.s3.send(new this.sdk.HeadBucketCommand({ Bucket: this.opts.bucket }));
     } catch {
-      await this.s3.send(new CreateBucketCommand({ Bucket: this.opts.bucket })).catch((err: { name?: string }) => {
+      await this.s3.send(new this.sdk.CreateBucketCommand({ Bucket: this.opts.bucket })).catch((err: { name?: string }) => {
         if (err?.name !== 'BucketAlreadyOwnedByYou' && err?.name !== 'BucketAlreadyExists') throw err;
       });
     }
@@ -45,7 +50,7 @@ export class S3ObjectStore implements ObjectStore {
   async put(key: string, object: StoredObject): Promise<void> {
     if (!OBJECT_KEY.test(key)) throw new Error(`invalid object key ${key}`);
     await this.s3.send(
-      new PutObjectCommand({
+      new this.sdk.PutObjectCommand({
         Bucket: this.opts.bucket,
         Key: key,
         Body: object.data,
@@ -58,7 +63,7 @@ export class S3ObjectStore implements ObjectStore {
   async get(key: string): Promise<StoredObject | undefined> {
     if (!OBJECT_KEY.test(key)) return undefined;
     try {
-      const res = await this.s3.send(new GetObjectCommand({ Bucket: this.opts.bucket, Key: key }));
+      const res = await this.s3.send(new this.sdk.GetObjectCommand({ Bucket: this.opts.bucket, Key: key }));
       const data = Buffer.from(await res.Body!.transformToByteArray());
       return { data, contentType: res.ContentType ?? 'application/octet-stream', expiresAt: Number(res.Metadata?.[EXPIRES] ?? 0) };
     } catch (err) {
@@ -69,17 +74,17 @@ export class S3ObjectStore implements ObjectStore {
 
   async delete(key: string): Promise<void> {
     if (!OBJECT_KEY.test(key)) return;
-    await this.s3.send(new DeleteObjectCommand({ Bucket: this.opts.bucket, Key: key }));
+    await this.s3.send(new this.sdk.DeleteObjectCommand({ Bucket: this.opts.bucket, Key: key }));
   }
 
   async sweep(now = Date.now()): Promise<number> {
     let swept = 0;
     let token: string | undefined;
     do {
-      const page = await this.s3.send(new ListObjectsV2Command({ Bucket: this.opts.bucket, ContinuationToken: token }));
+      const page = await this.s3.send(new this.sdk.ListObjectsV2Command({ Bucket: this.opts.bucket, ContinuationToken: token }));
       for (const item of page.Contents ?? []) {
         if (!item.Key || !OBJECT_KEY.test(item.Key)) continue;
-        const head = await this.s3.send(new HeadObjectCommand({ Bucket: this.opts.bucket, Key: item.Key })).catch(() => undefined);
+        const head = await this.s3.send(new this.sdk.HeadObjectCommand({ Bucket: this.opts.bucket, Key: item.Key })).catch(() => undefined);
         if (head && Number(head.Metadata?.[EXPIRES] ?? 0) <= now) {
           await this.delete(item.Key);
           swept++;
