@@ -23,6 +23,7 @@ import {
   ObservabilityModule,
   PinoNestLogger,
   Readiness,
+  useLeanAsyncResourceBind,
   type EventBus,
   type EventHandler,
   type Logger,
@@ -81,6 +82,8 @@ export interface EdgeAppOptions extends EdgeOptions {
 
 export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplication> {
   const { ports, logger } = opts;
+  // Fastify binds an AsyncResource per request body; Node 20's bind made every request promoted garbage.
+  useLeanAsyncResourceBind();
   const http = { ...httpSettingsFromEnv(), ...opts.http };
   const adapter = new LeanFastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,

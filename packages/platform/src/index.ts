@@ -23,6 +23,7 @@ export * from './auth/bearer-secret';
 export * from './lifecycle/http-drain';
 export * from './lifecycle/shutdown';
 export * from './lifecycle/heap-growth';
+export * from './lifecycle/lean-async-resource-bind';
 export * from './storage/object-store';
 export * from './storage/fs-object-store';
 export * from './storage/signed-links';
