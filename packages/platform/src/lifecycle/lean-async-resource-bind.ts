@@ -1,13 +1,13 @@
 /**
  * Node 20's `AsyncResource.prototype.bind` gives every bound function a deprecated `asyncResource`
  * accessor (DEP0172) through `Object.defineProperties`, with two new getter/setter closures each
- * time. Fastify binds one per request with a body (its content-type parser), so every request makes
- * V8 extend a hidden-class transition, held from old space, that points at that request's closures:
- * a young-generation collection then keeps the whole request (body, reply, pipeline state) alive and
- * promotes it, and only a full collection frees it. Measured on a bare Fastify app on this machine's
- * kind: 1.8 MB promoted at every other scavenge, against none with this bind, and 28–70 % more
- * requests per second; in standalone, 3× less promoted under sequential requests
- * (docs/operations.md, "Memory"). Node is removing the property (nodejs/node#58618).
+ * time. Fastify binds one per request with a body (its content-type parser), and something that
+ * leaves in old space (most likely the hidden-class transition each definition adds) keeps the
+ * request's closures reachable: young-generation collections then promote the whole request (body,
+ * reply, pipeline state), and only a full collection frees it. Measured on a bare Fastify app: 1.8 MB
+ * promoted at every other scavenge, against none with this bind, and 28–70 % more requests per
+ * second; in standalone, 3× less promoted under sequential requests (docs/operations.md, "Memory").
+ * Node is removing the property (nodejs/node#58618).
  *
  * This bind keeps what callers rely on: `fn` runs inside the resource's async scope (so
  * AsyncLocalStorage and the trace context follow it), with the caller's `this` or the given
