@@ -296,6 +296,7 @@ export class KafkaEventBus implements EventBus {
       sub.consumer.disconnect().catch(() => undefined);
       sub.consumer = this.newConsumer(sub.groupId);
       this.runConsumer(sub).catch((err: unknown) => {
+        if (this.closed) return; // close() disconnected it mid-start
         this.opts.logger.error({ err, group: sub.groupId, topics: sub.topics }, 'kafka consumer failed to start');
         this.restartLater(sub);
       });

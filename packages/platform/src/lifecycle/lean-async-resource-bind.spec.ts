@@ -23,7 +23,9 @@ describe('the lean AsyncResource bind', () => {
     const resource = new AsyncResource('test');
     const free = resource.bind(who);
     expect(free.call({ name: 'caller' })).toBe('caller');
-    const fixed = resource.bind(who, { name: 'bound' });
+    // Node documents bind(fn[, thisArg]); its types declare only fn.
+    const bindWithThis = resource.bind as unknown as (fn: typeof who, thisArg: { name: string }) => typeof who;
+    const fixed = bindWithThis.call(resource, who, { name: 'bound' });
     expect(fixed.call({ name: 'caller' })).toBe('bound');
   });
 
