@@ -292,8 +292,7 @@ export class KafkaEventBus implements EventBus {
     sub.restartTimer = setTimeout(() => {
       sub.restartTimer = undefined;
       if (this.closed) return;
-      // The crashed consumer already disconnected itself; a failed start backs off and tries again.
-      sub.consumer.disconnect().catch(() => undefined);
+      // kafkajs disconnected the crashed consumer before reporting the crash; a failed start backs off and tries again.
       sub.consumer = this.newConsumer(sub.groupId);
       this.runConsumer(sub).catch((err: unknown) => {
         if (this.closed) return; // close() disconnected it mid-start

@@ -16,7 +16,6 @@ export interface S3ObjectStoreOptions {
 const EXPIRES = 'expires-at';
 
 type S3Sdk = typeof import('@aws-sdk/client-s3');
-let loaded: S3Sdk | undefined;
 
 /**
  * The AWS SDK, loaded when the first S3 store is made rather than with the package: every service
@@ -25,7 +24,7 @@ let loaded: S3Sdk | undefined;
  */
 function loadSdk(): S3Sdk {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (loaded ??= require('@aws-sdk/client-s3') as S3Sdk);
+  return require('@aws-sdk/client-s3') as S3Sdk; // require caches it: loaded once per process
 }
 
 export class S3ObjectStore implements ObjectStore {
