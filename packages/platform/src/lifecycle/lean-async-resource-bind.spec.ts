@@ -1,7 +1,11 @@
 import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import { useLeanAsyncResourceBind } from './lean-async-resource-bind';
 
+// The bind is process-wide, and a jest worker shares node:async_hooks across test files: an earlier file
+// that made an edge app in-process may have installed it already, from its own module registry (so its
+// TypeError is another realm's, and `original` may be lean too).
 const original = AsyncResource.prototype.bind;
+const LEAN = Symbol.for('unigate.async-resource.lean-bind');
 afterAll(() => {
   AsyncResource.prototype.bind = original;
 });
@@ -34,7 +38,9 @@ describe('the lean AsyncResource bind', () => {
       throw new Error('boom');
     });
     expect(() => bound()).toThrow('boom');
-    expect(() => new AsyncResource('test').bind(42 as unknown as () => void)).toThrow(TypeError);
+    expect(() => new AsyncResource('test').bind(42 as unknown as () => void)).toThrow(
+      expect.objectContaining({ name: 'TypeError', message: 'The "fn" argument must be of type function' }),
+    );
   });
 
   it('defines no property on the bound function (the per-call hidden class that promoted requests)', () => {
@@ -46,6 +52,6 @@ describe('the lean AsyncResource bind', () => {
     const installed = AsyncResource.prototype.bind;
     useLeanAsyncResourceBind();
     expect(AsyncResource.prototype.bind).toBe(installed);
-    expect(installed).not.toBe(original);
+    expect((installed as unknown as Record<symbol, unknown>)[LEAN]).toBe(true);
   });
 });
