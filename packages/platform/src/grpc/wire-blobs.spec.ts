@@ -36,3 +36,13 @@ test('bytes for a place the JSON does not have are refused, not guessed', () => 
   expect(() => restoreBlobs({ a: 1 }, [{ path: ['a'], data: new Uint8Array([1]) }])).toThrow("bytes for 'a'");
   expect(() => restoreBlobs({ a: { __proto__: 'x' } }, [{ path: ['toString', 'x'], data: new Uint8Array([1]) }])).toThrow();
 });
+
+test('a value whose JSON is shorter than a blob is its JSON, unwalked; a string of exactly the threshold is still lifted', () => {
+  const chunk = { id: 'c1', choices: [{ index: 0, delta: { content: 'hi' } }], text: b64(48) };
+  expect(encodeWithBlobs(chunk)).toEqual({ json: Buffer.from(JSON.stringify(chunk)), blobs: [] });
+  const exact = 'A'.repeat(BLOB_MIN_CHARS - 4) + 'QQ==';
+  expect(exact).toHaveLength(BLOB_MIN_CHARS);
+  expect(encodeWithBlobs({ exact }).blobs).toHaveLength(1);
+  const long = { text: 'word '.repeat(BLOB_MIN_CHARS) };
+  expect(encodeWithBlobs(long)).toEqual({ json: Buffer.from(JSON.stringify(long)), blobs: [] });
+});

@@ -20,6 +20,9 @@ export interface WireBlob {
  * value is not changed (the strings are put back once it is encoded).
  */
 export function encodeWithBlobs(value: unknown): { json: Buffer; blobs: WireBlob[] } {
+  // JSON shorter than a blob cannot hold one: every stream chunk and most calls end here, unwalked.
+  const text = JSON.stringify(value);
+  if (text.length < BLOB_MIN_CHARS) return { json: Buffer.from(text), blobs: [] };
   const lifted: Array<{ holder: Record<string, unknown>; key: string; text: string }> = [];
   const blobs: WireBlob[] = [];
   // One path for the whole walk, copied only when a string is lifted: every stream item passes here.
@@ -43,6 +46,7 @@ export function encodeWithBlobs(value: unknown): { json: Buffer; blobs: WireBlob
     }
   };
   walk(value);
+  if (lifted.length === 0) return { json: Buffer.from(text), blobs };
   for (const l of lifted) l.holder[l.key] = '';
   try {
     return { json: Buffer.from(JSON.stringify(value)), blobs };

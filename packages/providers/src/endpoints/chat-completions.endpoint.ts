@@ -6,7 +6,10 @@
 import { chatCompletionsSpec, type ChatCompletionChunk, type ChatCompletionRequest, type ChatCompletionResponse } from '@unigate/contracts';
 import type { ServiceEndpoint } from '../adapter';
 import { chatProviderFor } from '../chat-providers';
+import { omit } from '../omit';
 import { mapMeasured } from '../usage/usage-tally';
+
+const USAGE = new Set(['usage'] as const);
 
 export const chatCompletionsEndpoint: ServiceEndpoint<ChatCompletionRequest, ChatCompletionResponse, ChatCompletionChunk> = {
   spec: chatCompletionsSpec,
@@ -20,8 +23,7 @@ export const chatCompletionsEndpoint: ServiceEndpoint<ChatCompletionRequest, Cha
         return mapMeasured(chat.stream(channel, req, ctx.signal), (chunk) => {
           if (includeUsage) return [{ ...chunk, usage: chunk.usage ?? null }];
           if (chunk.choices.length === 0 && chunk.usage) return [];
-          const { usage: _usage, ...rest } = chunk;
-          return [rest];
+          return [omit(chunk, USAGE)];
         });
       },
     };

@@ -3,9 +3,14 @@
  * name the client asked for (the upstream saw the channel's name); unknown fields pass through.
  */
 import type { ChatCompletionChunk, ChatCompletionRequest, ChatUsage } from '@unigate/contracts';
+import { omit } from '../omit';
 import type { UnmeteredChatResponse } from '../usage/chat-usage';
 import { mapOpenAiFinishReason } from './openai-chat-finish-reason';
 import type { UpstreamChunk, UpstreamCompletion, UpstreamUsage } from './openai-chat-schemas';
+
+/** Fields of an upstream answer or chunk that are set again, not copied. */
+const REPLACED = new Set(['usage', 'system_fingerprint', 'choices'] as const);
+const CHOICE_REPLACED = new Set(['delta', 'finish_reason'] as const);
 
 export function toChatUsage(u: UpstreamUsage): ChatUsage {
   const usage: ChatUsage = {
@@ -25,9 +30,9 @@ export function toChatUsage(u: UpstreamUsage): ChatUsage {
 
 /** Usage only when the upstream reported it; the adapter measures the rest (usage/chat-usage.ts). */
 export function toChatResponse(up: UpstreamCompletion, req: ChatCompletionRequest): UnmeteredChatResponse {
-  const { usage, system_fingerprint, choices, ...rest } = up;
+  const { usage, system_fingerprint, choices } = up;
   const out: UnmeteredChatResponse = {
-    ...rest,
+    ...omit(up, REPLACED),
     object: 'chat.completion',
     model: req.model,
     choices: choices.map(({ message, finish_reason, ...choice }) => ({
@@ -50,14 +55,16 @@ export function toChatResponse(up: UpstreamCompletion, req: ChatCompletionReques
 }
 
 export function toChatChunk(up: UpstreamChunk, req: ChatCompletionRequest): ChatCompletionChunk {
-  const { usage, system_fingerprint, choices, ...rest } = up;
+  const { usage, system_fingerprint, choices } = up;
   const out: ChatCompletionChunk = {
-    ...rest,
+    ...omit(up, REPLACED),
     object: 'chat.completion.chunk',
     model: req.model,
-    choices: choices.map(({ delta, finish_reason, ...choice }) => {
+    choices: choices.map((choice) => {
+      const { delta, finish_reason } = choice;
       const d: ChatCompletionChunk['choices'][number]['delta'] = {};
-      for (const [k, v] of Object.entries(delta ?? {})) if (v !== null && v !== undefined) (d as Record<string, unknown>)[k] = v;
+      if (delta)
+        for (const k of Object.keys(delta)) if (delta[k] !== null && delta[k] !== undefined) (d as Record<string, unknown>)[k] = delta[k];
       if (delta?.role) d.role = 'assistant';
       if (delta?.tool_calls) {
         d.tool_calls = delta.tool_calls.map((t) => {
@@ -70,7 +77,7 @@ export function toChatChunk(up: UpstreamChunk, req: ChatCompletionRequest): Chat
           };
         });
       }
-      return { ...choice, delta: d, finish_reason: mapOpenAiFinishReason(finish_reason) };
+      return { ...omit(choice, CHOICE_REPLACED), delta: d, finish_reason: mapOpenAiFinishReason(finish_reason) };
     }),
   };
   if (usage !== undefined) out.usage = usage ? toChatUsage(usage) : null;
