@@ -28,6 +28,20 @@ describe('UsageRecorder', () => {
     expect(recorder.inFlight).toBe(0);
   });
 
+  it('delivery starts on the next turn of the event loop, after the caller has answered, and flush waits for it', async () => {
+    const order: string[] = [];
+    const recorder = new UsageRecorder(async (event) => void order.push(`delivered ${event.request_id}`), quiet);
+    await recorder.record(call('r3'), { output_tokens: 1 });
+    // What a caller does right after record() resolves (writing its answer) comes before delivery.
+    order.push('answered');
+    await Promise.resolve();
+    expect(order).toEqual(['answered']);
+    expect(recorder.inFlight).toBe(1);
+    await recorder.flush(1_000);
+    expect(order).toEqual(['answered', 'delivered r3']);
+    expect(recorder.inFlight).toBe(0);
+  });
+
   it('a delivery still failing at shutdown is logged with the whole event for replay', async () => {
     const lines: string[] = [];
     const logger = createLogger('test', 'info', { write: (l: string) => void lines.push(l) });

@@ -22,8 +22,9 @@ export function publishUsage(bus: EventBus): UsageDelivery {
 const MAX_ATTEMPTS = 8;
 
 /**
- * Records without waiting for the delivery to be acknowledged: the answer does not wait for billing
- * (a batching bus acknowledges within its linger, docs/billing.md). A delivery that fails is tried
+ * Records without waiting for the delivery, which starts once the answer is out: the answer waits
+ * neither for billing's work nor for its acknowledgement (a batching bus acknowledges within its
+ * linger, docs/billing.md). A delivery that fails is tried
  * again with growing waits (a broker restart must not lose charges); one that still fails, or is
  * still pending when the process shuts down, is logged with the whole event so an operator can
  * replay it.
@@ -82,14 +83,27 @@ export class UsageRecorder implements UsageSink {
       cost_micros: costMicros(model.prices, usage),
       occurred_at: new Date().toISOString(),
     };
-    const delivery = this.deliverUntilDone(event, call.traceparent ? { traceparent: call.traceparent } : {});
+    const headers: Record<string, string> = call.traceparent ? { traceparent: call.traceparent } : {};
+    // Delivery and metrics start on the next turn of the event loop, after the answer this usage
+    // belongs to has been written: settling (standalone's journal append, the bus's batch) is on no
+    // request's path. A kill -9 can land in that turn; it stays inside the loss window
+    // (docs/reliability.md), and shutdown's flush waits for it like any pending delivery.
+    const delivery = nextTurn().then(() => {
+      countUsage(model.id, usage, event.cost_micros);
+      return this.deliverUntilDone(event, headers);
+    });
     this.pending.set(delivery, event);
     void delivery.finally(() => this.pending.delete(delivery));
-    const input = usage.input_tokens ?? 0;
-    const cached = usage.cached_input_tokens ?? 0;
-    if (input) tokensTotal.inc({ model: model.id, direction: 'input' }, input - cached);
-    if (cached) tokensTotal.inc({ model: model.id, direction: 'cached_input' }, cached);
-    if (usage.output_tokens) tokensTotal.inc({ model: model.id, direction: 'output' }, usage.output_tokens);
-    costMicrosTotal.inc({ model: model.id }, event.cost_micros);
   }
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function countUsage(model: string, usage: Usage, costMicros: number): void {
+  const input = usage.input_tokens ?? 0;
+  const cached = usage.cached_input_tokens ?? 0;
+  if (input) tokensTotal.inc({ model, direction: 'input' }, input - cached);
+  if (cached) tokensTotal.inc({ model, direction: 'cached_input' }, cached);
+  if (usage.output_tokens) tokensTotal.inc({ model, direction: 'output' }, usage.output_tokens);
+  costMicrosTotal.inc({ model }, costMicros);
 }
