@@ -11,6 +11,7 @@ import type { UpstreamChunk, UpstreamCompletion, UpstreamUsage } from './openai-
 /** Fields of an upstream answer or chunk that are set again, not copied. */
 const REPLACED = new Set(['usage', 'system_fingerprint', 'choices'] as const);
 const CHOICE_REPLACED = new Set(['delta', 'finish_reason'] as const);
+const ANSWER_CHOICE_REPLACED = new Set(['message', 'finish_reason'] as const);
 
 export function toChatUsage(u: UpstreamUsage): ChatUsage {
   const usage: ChatUsage = {
@@ -35,18 +36,21 @@ export function toChatResponse(up: UpstreamCompletion, req: ChatCompletionReques
     ...omit(up, REPLACED),
     object: 'chat.completion',
     model: req.model,
-    choices: choices.map(({ message, finish_reason, ...choice }) => ({
-      ...choice,
-      message: {
-        ...message,
-        role: 'assistant',
-        content: message.content ?? null,
-        reasoning_content: message.reasoning_content ?? undefined,
-        refusal: message.refusal ?? null,
-        tool_calls: message.tool_calls?.map((t) => ({ ...t, type: 'function' as const })) ?? undefined,
-      },
-      finish_reason: mapOpenAiFinishReason(finish_reason),
-    })),
+    choices: choices.map((choice) => {
+      const { message, finish_reason } = choice;
+      return {
+        ...omit(choice, ANSWER_CHOICE_REPLACED),
+        message: {
+          ...message,
+          role: 'assistant',
+          content: message.content ?? null,
+          reasoning_content: message.reasoning_content ?? undefined,
+          refusal: message.refusal ?? null,
+          tool_calls: message.tool_calls?.map((t) => ({ ...t, type: 'function' as const })) ?? undefined,
+        },
+        finish_reason: mapOpenAiFinishReason(finish_reason),
+      };
+    }),
     usage: usage ? toChatUsage(usage) : undefined,
   };
   if (system_fingerprint) out.system_fingerprint = system_fingerprint;
