@@ -66,7 +66,15 @@ export async function startHarness(opts: { mode?: Mode; bus?: EventBus; commitWi
 }
 
 export function principal(accountId: string, limits: Partial<Pick<KeyPrincipal, 'rate_limit_rpm' | 'max_concurrency'>> = {}): KeyPrincipal {
-  return { key_id: `key_${randomUUID()}`, account_id: accountId, models: [], rate_limit_rpm: null, max_concurrency: null, tier: 'paid', ...limits };
+  return {
+    key_id: `key_${randomUUID()}`,
+    account_id: accountId,
+    models: [],
+    rate_limit_rpm: null,
+    max_concurrency: null,
+    tier: 'paid',
+    ...limits,
+  };
 }
 
 /** Holds `amount` for a new request of the account; the admission it got. */

@@ -13,7 +13,14 @@ import { createEdgeApp } from '../src/create-edge-app';
 import { artifactPath, launchChromium } from './support/browser';
 
 const KEY = 'sk-docs-page-test';
-const PRINCIPAL: KeyPrincipal = { key_id: 'key_1', account_id: 'acct_1', models: [], rate_limit_rpm: null, max_concurrency: null, tier: 'paid' };
+const PRINCIPAL: KeyPrincipal = {
+  key_id: 'key_1',
+  account_id: 'acct_1',
+  models: [],
+  rate_limit_rpm: null,
+  max_concurrency: null,
+  tier: 'paid',
+};
 const MODEL = {
   id: 'docs-test-model',
   family: 'gamma',

@@ -26,7 +26,14 @@ import { registerEndpoints } from '../src/pipeline/register-endpoints';
 import { eventually } from './support/admin';
 
 const KEY = 'sk-media-tools-test';
-const PRINCIPAL: KeyPrincipal = { key_id: 'key_1', account_id: 'acct_1', models: [], rate_limit_rpm: null, max_concurrency: null, tier: 'paid' };
+const PRINCIPAL: KeyPrincipal = {
+  key_id: 'key_1',
+  account_id: 'acct_1',
+  models: [],
+  rate_limit_rpm: null,
+  max_concurrency: null,
+  tier: 'paid',
+};
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
 const MASK = Buffer.from([9, 8, 7]);
 

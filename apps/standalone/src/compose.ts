@@ -12,7 +12,16 @@ import { createMediaService, interactionRegistry } from '@unigate/media';
 import { createVideoService, DEFAULT_WEBHOOK_RETRY, openVideoDataSource, TimerPolls, TimerWebhooks } from '@unigate/video';
 import { usdToMicros } from '@unigate/contracts';
 import { createEdgeApp } from '@unigate/edge';
-import { FsObjectStore, InMemoryEventBus, LinkSigner, type Logger, Readiness, resultStore, startSweeper, UsageRecorder } from '@unigate/platform';
+import {
+  FsObjectStore,
+  InMemoryEventBus,
+  LinkSigner,
+  type Logger,
+  Readiness,
+  resultStore,
+  startSweeper,
+  UsageRecorder,
+} from '@unigate/platform';
 import { EMBEDDED_POOL_SIZE, startEmbeddedPostgres } from '@unigate/platform/database';
 
 /** How often expired results are deleted from the data directory. */

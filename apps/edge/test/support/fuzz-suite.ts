@@ -185,7 +185,12 @@ export function fuzzSuite(start: () => Promise<Stack>) {
 
   async function send(target: Target, body: string | Buffer): Promise<{ status: number; text: string }> {
     const started = performance.now();
-    const res = await fetch(target.url(), { method: target.method ?? 'POST', headers: target.headers(), body, signal: AbortSignal.timeout(CASE_MS * 2) });
+    const res = await fetch(target.url(), {
+      method: target.method ?? 'POST',
+      headers: target.headers(),
+      body,
+      signal: AbortSignal.timeout(CASE_MS * 2),
+    });
     const text = await res.text();
     expect(performance.now() - started).toBeLessThan(CASE_MS);
     return { status: res.status, text };

@@ -36,7 +36,7 @@ test('delivers asynchronously, as a copy, with key, topic and headers', async ()
   expect(traceparent).toBe('tp');
 });
 
-test('subscribeAll hands each topic\'s events to its own handler', async () => {
+test("subscribeAll hands each topic's events to its own handler", async () => {
   const got: string[] = [];
   await bus.subscribeAll('g', {
     a: async (payload, meta) => void got.push(`a:${meta.topic}:${(payload as { n: number }).n}`),
