@@ -24,10 +24,9 @@ const MAX_ATTEMPTS = 8;
 /**
  * Records without waiting for the delivery, which starts once the answer is out: the answer waits
  * neither for billing's work nor for its acknowledgement (a batching bus acknowledges within its
- * linger, docs/billing.md). A delivery that fails is tried
- * again with growing waits (a broker restart must not lose charges); one that still fails, or is
- * still pending when the process shuts down, is logged with the whole event so an operator can
- * replay it.
+ * linger, docs/billing.md). A delivery that fails is tried again with growing waits (a broker
+ * restart must not lose charges); one that still fails, or is still pending when the process shuts
+ * down, is logged with the whole event so an operator can replay it.
  */
 export class UsageRecorder implements UsageSink {
   private readonly pending = new Map<Promise<void>, UsageRecorded>();
