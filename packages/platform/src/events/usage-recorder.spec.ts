@@ -1,5 +1,6 @@
-import type { EndpointCall, ModelRoute, UsageRecorded } from '@unigate/contracts';
+import { costMicros, type EndpointCall, type ModelRoute, type UsageRecorded } from '@unigate/contracts';
 import { createLogger } from '../logger';
+import { costMicrosTotal, tokensTotal } from '../observability/metrics';
 import { UsageRecorder } from './usage-recorder';
 
 const call = (requestId: string): Omit<EndpointCall, 'body' | 'files'> => ({
@@ -40,6 +41,28 @@ describe('UsageRecorder', () => {
     await recorder.flush(1_000);
     expect(order).toEqual(['answered', 'delivered r3']);
     expect(recorder.inFlight).toBe(0);
+  });
+
+  it('counts the tokens and the cost per model once the usage is delivered', async () => {
+    const model = `m-${Date.now()}`;
+    // micro-USD per million tokens
+    const prices = { input_per_mtok: 3_000_000, output_per_mtok: 15_000_000, cached_input_per_mtok: 300_000 };
+    const usage = { input_tokens: 10_000, cached_input_tokens: 4_000, output_tokens: 5_000 };
+    const priced = { ...call('r4'), route: { model: { id: model, kind: 'chat', prices }, channels: [] } } as unknown as Omit<
+      EndpointCall,
+      'body' | 'files'
+    >;
+    const counted = async () => ({
+      tokens: Object.fromEntries(
+        (await tokensTotal.get()).values.filter((v) => v.labels.model === model).map((v) => [v.labels.direction, v.value]),
+      ),
+      cost: (await costMicrosTotal.get()).values.find((v) => v.labels.model === model)?.value,
+    });
+    const recorder = new UsageRecorder(async () => undefined, quiet);
+    await recorder.record(priced, usage);
+    await recorder.flush(1_000);
+    expect(await counted()).toEqual({ tokens: { input: 6_000, cached_input: 4_000, output: 5_000 }, cost: 94_200 });
+    expect(costMicros(prices, usage)).toBe(94_200);
   });
 
   it('a delivery still failing at shutdown is logged with the whole event for replay', async () => {
