@@ -32,27 +32,25 @@ export function toChatUsage(u: UpstreamUsage): ChatUsage {
 /** Usage only when the upstream reported it; the adapter measures the rest (usage/chat-usage.ts). */
 export function toChatResponse(up: UpstreamCompletion, req: ChatCompletionRequest): UnmeteredChatResponse {
   const { usage, system_fingerprint, choices } = up;
-  const out: UnmeteredChatResponse = {
-    ...omit(up, REPLACED),
-    object: 'chat.completion',
+  const out: UnmeteredChatResponse = Object.assign(omit(up, REPLACED), {
+    object: 'chat.completion' as const,
     model: req.model,
     choices: choices.map((choice) => {
       const { message, finish_reason } = choice;
-      return {
-        ...omit(choice, ANSWER_CHOICE_REPLACED),
+      return Object.assign(omit(choice, ANSWER_CHOICE_REPLACED), {
         message: {
           ...message,
-          role: 'assistant',
+          role: 'assistant' as const,
           content: message.content ?? null,
           reasoning_content: message.reasoning_content ?? undefined,
           refusal: message.refusal ?? null,
           tool_calls: message.tool_calls?.map((t) => ({ ...t, type: 'function' as const })) ?? undefined,
         },
         finish_reason: mapOpenAiFinishReason(finish_reason),
-      };
+      });
     }),
     usage: usage ? toChatUsage(usage) : undefined,
-  };
+  });
   if (system_fingerprint) out.system_fingerprint = system_fingerprint;
   dropUndefined(out.choices.map((c) => c.message));
   return out;
@@ -60,9 +58,8 @@ export function toChatResponse(up: UpstreamCompletion, req: ChatCompletionReques
 
 export function toChatChunk(up: UpstreamChunk, req: ChatCompletionRequest): ChatCompletionChunk {
   const { usage, system_fingerprint, choices } = up;
-  const out: ChatCompletionChunk = {
-    ...omit(up, REPLACED),
-    object: 'chat.completion.chunk',
+  const out: ChatCompletionChunk = Object.assign(omit(up, REPLACED), {
+    object: 'chat.completion.chunk' as const,
     model: req.model,
     choices: choices.map((choice) => {
       const { delta, finish_reason } = choice;
@@ -81,9 +78,9 @@ export function toChatChunk(up: UpstreamChunk, req: ChatCompletionRequest): Chat
           };
         });
       }
-      return { ...omit(choice, CHOICE_REPLACED), delta: d, finish_reason: mapOpenAiFinishReason(finish_reason) };
+      return Object.assign(omit(choice, CHOICE_REPLACED), { delta: d, finish_reason: mapOpenAiFinishReason(finish_reason) });
     }),
-  };
+  });
   if (usage !== undefined) out.usage = usage ? toChatUsage(usage) : null;
   if (system_fingerprint) out.system_fingerprint = system_fingerprint;
   return out;
