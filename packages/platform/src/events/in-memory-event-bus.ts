@@ -8,6 +8,7 @@
  * Events published to a topic before any group subscribed are kept (bounded) and handed to the first
  * group that does, like a new Kafka group starting from the beginning.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { backoffMs, sleep, type BackoffOptions } from './backoff';
 import type { EventBus, EventHandler } from './event-bus';
@@ -115,7 +116,7 @@ export class InMemoryEventBus implements EventBus {
   private async drain(group: Group, laneIndex: number): Promise<void> {
     const lane = group.lanes[laneIndex];
     const signal = this.abort.signal;
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     let attempts = 0;
     while (lane.queue.length > 0 && !signal.aborted) {
       const env = lane.queue[0];

@@ -4,6 +4,7 @@
  * account's events stay ordered on one partition), straight to the embedded ledger in standalone.
  */
 import { randomUUID } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { costMicros, TOPICS, type EndpointCall, type Usage, type UsageRecorded, type UsageSink } from '@unigate/contracts';
 import type { Logger } from '../logger';
 import { costMicrosTotal, tokensTotal } from '../observability/metrics';
@@ -95,8 +96,6 @@ export class UsageRecorder implements UsageSink {
     void delivery.finally(() => this.pending.delete(delivery));
   }
 }
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function countUsage(model: string, usage: Usage, costMicros: number): void {
   const input = usage.input_tokens ?? 0;

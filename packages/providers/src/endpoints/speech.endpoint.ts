@@ -4,6 +4,7 @@
  * by frame for MP3. Characters are charged once the first audio byte is on its way, never for a
  * call that failed before.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { errors, speechCharacters, speechFormat, speechSpec, speechVoice, type SpeechRequest, type Usage } from '@unigate/contracts';
 import type { MeasuredStream, ServiceEndpoint } from '../adapter';
 import { encodeMp3 } from '../audio/mp3-encoder';
@@ -48,7 +49,7 @@ export const speechEndpoint: ServiceEndpoint<SpeechRequest, never, Uint8Array> =
             yield piece;
             // Encoding is CPU work in this thread: let I/O (other requests, health checks) run
             // between pieces, so a long text never freezes the process.
-            await new Promise((r) => setImmediate(r));
+            await nextTurn();
           }
         }
         return Object.assign(audio(), { usage: () => usage });
