@@ -5,22 +5,15 @@
  * one call the page makes (the model list).
  */
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { chatCompletionsSpec, type KeyPrincipal, type ModelInfo } from '@unigate/contracts';
+import { chatCompletionsSpec, type ModelInfo } from '@unigate/contracts';
 import { createLogger } from '@unigate/platform';
 import type { Browser } from 'playwright-core';
 import { hashKey } from '../src/auth/key-hash';
 import { createEdgeApp } from '../src/create-edge-app';
 import { artifactPath, launchChromium } from './support/browser';
+import { TEST_PRINCIPAL } from './support/principal';
 
 const KEY = 'sk-docs-page-test';
-const PRINCIPAL: KeyPrincipal = {
-  key_id: 'key_1',
-  account_id: 'acct_1',
-  models: [],
-  rate_limit_rpm: null,
-  max_concurrency: null,
-  tier: 'paid',
-};
 const MODEL = {
   id: 'docs-test-model',
   family: 'gamma',
@@ -38,7 +31,7 @@ describe('/docs in Chromium', () => {
   beforeAll(async () => {
     app = (await createEdgeApp({
       ports: {
-        billing: { authenticate: async (hash: string) => (hash === hashKey(KEY) ? PRINCIPAL : null) } as never,
+        billing: { authenticate: async (hash: string) => (hash === hashKey(KEY) ? TEST_PRINCIPAL : null) } as never,
         catalog: { list: async () => [MODEL] } as never,
         services: { chat: {} as never },
       },

@@ -11,7 +11,7 @@ import multipart from '@fastify/multipart';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { fixedShape, type AnyEndpointSpec, type EndpointCall, type KeyPrincipal, type ModelInfo } from '@unigate/contracts';
+import { fixedShape, type AnyEndpointSpec, type EndpointCall, type ModelInfo } from '@unigate/contracts';
 import { createLogger } from '@unigate/platform';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -24,16 +24,9 @@ import { registerMcp } from '../src/mcp/register-mcp';
 import { EndpointPipeline } from '../src/pipeline/endpoint-pipeline';
 import { registerEndpoints } from '../src/pipeline/register-endpoints';
 import { eventually } from './support/admin';
+import { TEST_PRINCIPAL } from './support/principal';
 
 const KEY = 'sk-media-tools-test';
-const PRINCIPAL: KeyPrincipal = {
-  key_id: 'key_1',
-  account_id: 'acct_1',
-  models: [],
-  rate_limit_rpm: null,
-  max_concurrency: null,
-  tier: 'paid',
-};
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
 const MASK = Buffer.from([9, 8, 7]);
 
@@ -96,7 +89,7 @@ describe('MCP tools of file and byte capabilities (stand-in specs on the real pi
   beforeAll(async () => {
     const logger = createLogger('mcp-media-tools-test');
     const specs = [imageEditSpec, speechSpec];
-    const auth = new Authenticator({ authenticate: async (hash: string) => (hash === hashKey(KEY) ? PRINCIPAL : null) } as never);
+    const auth = new Authenticator({ authenticate: async (hash: string) => (hash === hashKey(KEY) ? TEST_PRINCIPAL : null) } as never);
     const catalog = {
       resolve: async (id: string) => ({ model: model(id, id === 'edit-model' ? 'image-edit' : 'speech'), channels: [] }),
       list: async () => [],
