@@ -7,6 +7,7 @@
  *   edge's reservations admit requests and settlement charges at once; the ledger follows in group
  *   commits on PGlite.
  */
+import type { UsageRecorded } from '@unigate/contracts';
 import { type EventBus, type Logger } from '@unigate/platform';
 import { createDataSource } from '@unigate/platform/database';
 import type { DataSource } from 'typeorm';
@@ -44,6 +45,11 @@ export interface BillingDomain {
   billing: BillingService;
   /** Settles one usage.recorded event (the bus consumer's handler; standalone calls it directly). */
   settle(payload: unknown): Promise<SettleOutcome>;
+  /**
+   * Embedded mode: a usage event's first step, synchronous and before its answer is written (the
+   * journal append that makes it crash-safe); settle() follows.
+   */
+  journalUsage?(event: UsageRecorded): void;
   /** Embedded mode: the reservations the edge admits with (limits and holds on the same memory). */
   reservations?: MemoryReservations;
   /** Starts what runs in the background: the usage consumer and reconciliation (distributed). */
@@ -78,8 +84,9 @@ export function createBillingDomain(deps: BillingDomainDeps): BillingDomain {
       ...common,
       billing: new BillingService(accounts, keys, ledger, embedded, users),
       settle: (payload) => embedded.settle(payload),
+      journalUsage: (event) => embedded.journalUsage(event),
       reservations,
-      // Before anything loads an account: charges a killed process settled but never committed.
+      // Before anything loads an account: charges a killed process journaled but never committed.
       start: async () => void (await embedded.recover()),
       stop: async () => {
         await reservations.close();

@@ -6,7 +6,7 @@
  * inconsistent (a charge without its entry, or an entry without its charge).
  */
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -144,19 +144,87 @@ test('a crash between a charge and its commit loses nothing: the journal is repl
   expect(proof.balance).toBe(10_000_000 - (200 * 1_000 + (199 * 200) / 2));
 });
 
-test('replaying a journal whose batches had committed changes nothing', async () => {
+test('a journal of settled entries (its format before usage events) is replayed: committed ones change nothing', async () => {
   const acc = await domain.billing.createAccount('embedded-replay', 1_000_000);
   await domain.settle(usageEvent(acc.id, { request_id: 'replay-1', cost_micros: 5_000 }));
   await domain.flush();
-  // A copy of the committed entry left behind, as if the process died before deleting its segment.
-  const journal = join(dir, 'journal');
+  // A copy of the committed entry left behind, as if the process died before deleting its segment,
+  // and one entry that never committed (in a journal of its own: the live ledger's open segment must
+  // not be touched).
+  const journal = join(dir, 'journal-replay');
+  mkdirSync(journal);
   const [row] = await ds.query(`SELECT * FROM billing.ledger_entries WHERE request_id = 'replay-1'`);
-  writeFileSync(join(journal, '1.jsonl'), `${JSON.stringify({ ...row, id: randomUUID(), charged_micros: 5_000 })}\n`);
+  const lost = { ...row, id: randomUUID(), request_id: 'replay-2', event_id: randomUUID(), charged_micros: 2_000 };
+  writeFileSync(
+    join(journal, '1.jsonl'),
+    `${JSON.stringify({ ...row, id: randomUUID(), charged_micros: 5_000 })}\n${JSON.stringify(lost)}\n`,
+  );
+  const replaying = new EmbeddedLedger(ds, logger, { journalDir: journal });
+  expect(await replaying.recover()).toBe(1);
+  await replaying.drain();
+  expect(await balanceMicros(ds, acc.id)).toBe(993_000);
+  expect(await ledgerCount(ds, acc.id)).toBe(2);
+});
+
+test('a usage event journaled before its answer survives a kill -9 that came before its settlement', async () => {
+  const acc = await domain.billing.createAccount('embedded-journal-first', 1_000_000);
+  // The recorder's synchronous step only: the answer went out, the next turn (settle) never came.
+  domain.journalUsage!(usageEvent(acc.id, { request_id: 'journal-first-1', cost_micros: 7_000 }));
+  await domain.settle(usageEvent(acc.id, { request_id: 'journal-first-2', cost_micros: 3_000 }));
+  const crashed = domain;
+  await pg.close();
+  await crashed.stop().catch(() => undefined);
+  await ds.destroy().catch(() => undefined);
+  await bus.close();
+
+  await open();
+  expect(await ledgerCount(ds, acc.id)).toBe(2);
+  expect(await balanceMicros(ds, acc.id)).toBe(990_000);
+  expect(await ledgerProvesBalance(acc.id)).toEqual({ balance: 990_000, proven: 990_000 });
+});
+
+test('a journal segment stays while one of its events has not reached a batch, and goes once it has', async () => {
+  const acc = await domain.billing.createAccount('embedded-journal-guard', 1_000_000);
+  const journalDir = join(dir, 'journal-guard');
+  const ledger = new EmbeddedLedger(ds, logger, { journalDir, journalSegmentBytes: 600 });
+  const segments = () => readdirSync(journalDir).sort((a, b) => parseInt(a) - parseInt(b));
+  try {
+    const waiting = usageEvent(acc.id, { request_id: 'guard-waiting', cost_micros: 1_000 });
+    ledger.journalUsage(waiting);
+    for (let i = 0; i < 6; i++) {
+      await ledger.settle(usageEvent(acc.id, { request_id: `guard-${i}`, cost_micros: 100 }));
+      await ledger.flush();
+    }
+    // Six commits sealed segments 1..n, but segment 1 holds the waiting event: nothing from it on goes.
+    expect(segments()[0]).toBe('1.jsonl');
+    expect(segments().length).toBeGreaterThan(2);
+    expect(readFileSync(join(journalDir, '1.jsonl'), 'utf8')).toContain('"request_id":"guard-waiting"');
+    expect(await ledger.settle(waiting)).toBe('settled');
+    await ledger.settle(usageEvent(acc.id, { request_id: 'guard-last', cost_micros: 100 }));
+    await ledger.flush();
+    expect(segments().length).toBeLessThanOrEqual(2);
+    expect(segments()[0]).not.toBe('1.jsonl');
+    expect(await balanceMicros(ds, acc.id)).toBe(1_000_000 - 1_000 - 7 * 100);
+  } finally {
+    await ledger.drain();
+  }
+});
+
+test('replaying a journaled usage event whose entry had committed changes nothing', async () => {
+  const acc = await domain.billing.createAccount('embedded-replay-event', 1_000_000);
+  const event = usageEvent(acc.id, { request_id: 'replay-event-1', cost_micros: 5_000 });
+  await domain.settle(event);
+  await domain.flush();
+  // The event's journal line left behind, as if the process died before deleting its segment.
+  const journal = join(dir, 'journal-replay-event');
+  mkdirSync(journal);
+  writeFileSync(join(journal, '1.jsonl'), `${JSON.stringify(event)}\n`);
   const replaying = new EmbeddedLedger(ds, logger, { journalDir: journal });
   expect(await replaying.recover()).toBe(0);
   await replaying.drain();
   expect(await balanceMicros(ds, acc.id)).toBe(995_000);
   expect(await ledgerCount(ds, acc.id)).toBe(1);
+  expect(readdirSync(journal)).toEqual(['2.jsonl']);
 });
 
 test('a charge whose request outlived the memory of recent requests is written once and given back', async () => {

@@ -8,7 +8,6 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LedgerJournal } from '../src/embedded/ledger-journal';
-import type { EntryRow } from '../src/domain/usage-event';
 
 let dir: string;
 beforeEach(() => {
@@ -16,13 +15,13 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const row = (i: number) => ({ request_id: `req-${i}`, account_id: 'acc', charged_micros: i }) as unknown as EntryRow;
+const row = (i: number) => ({ request_id: `req-${i}`, account_id: 'acc', cost_micros: i });
 const files = () => readdirSync(dir).sort();
 
 test('small batches share one open segment: sealing and committing them touches no file', () => {
   const journal = new LedgerJournal(dir, 1_000);
   for (let i = 0; i < 5; i++) {
-    journal.append(row(i));
+    expect(journal.append(row(i))).toBe(1);
     const sealed = journal.seal();
     expect(sealed).toBe(0);
     journal.committed(sealed);
@@ -65,7 +64,7 @@ test('a killed process leaves its open segment: the next start reads every entry
   for (let i = 6; i < 9; i++) first.append(row(i));
   // kill -9: no close, no commit.
   const next = new LedgerJournal(dir, 150);
-  expect(next.leftovers().map((r) => r.request_id)).toEqual(Array.from({ length: 9 }, (_, i) => `req-${i}`));
+  expect(next.leftovers().map((r) => (r as { request_id: string }).request_id)).toEqual(Array.from({ length: 9 }, (_, i) => `req-${i}`));
   next.committed(Number.MAX_SAFE_INTEGER - 1);
   expect(files()).toEqual(['3.jsonl']);
   first.close();

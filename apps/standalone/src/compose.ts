@@ -75,8 +75,9 @@ export async function composeGateway(opts: ComposeOptions): Promise<Gateway> {
     await billing.start();
     cleanup.unshift(() => bus.close());
 
-    // Usage settles straight into the embedded ledger: no queue between a call and its charge.
-    const usage = new UsageRecorder((event) => billing.settle(event), logger);
+    // Usage settles straight into the embedded ledger: no queue between a call and its charge. Each
+    // event is journaled before its answer is written, so a kill -9 after that loses no charge.
+    const usage = new UsageRecorder((event) => billing.settle(event), logger, { journal: billing.journalUsage });
     // Results that outlive a request (alpha images) live in the data directory, served by signed link.
     const objects = new FsObjectStore(join(opts.dataDir, 'objects'));
     const signer = new LinkSigner(opts.linkSecret);

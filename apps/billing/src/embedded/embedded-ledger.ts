@@ -11,6 +11,11 @@
  * committed, with the balance they changed — never a charge without its entry. A credit is written in
  * a batch too (relative to the stored balance, idempotent by reference) and reaches memory when it
  * committed. On shutdown, `drain()` writes everything queued.
+ *
+ * Crash safety: every usage event is appended to the journal (ledger-journal.ts) before the answer it
+ * belongs to is written — `journalUsage()`, called synchronously by the service's UsageRecorder — and
+ * settled on the next turn. A kill -9 at any point after the append loses nothing: the next start
+ * settles every journaled event the ledger lacks (`recover()`).
  */
 import type { UsageRecorded } from '@unigate/contracts';
 import type { Logger } from '@unigate/platform';
@@ -42,6 +47,8 @@ export interface EmbeddedLedgerOptions {
   maintenanceMs?: number;
   /** Where the write-ahead journal lives (standalone: in its data directory); none: no journal. */
   journalDir?: string;
+  /** Size at which a journal segment is sealed (default SEGMENT_BYTES; tests make it small). */
+  journalSegmentBytes?: number;
 }
 
 /** How long a settled charge may wait in memory before its group commit starts. */
@@ -92,6 +99,12 @@ export class EmbeddedLedger implements LiveMoney {
   private readonly maintenance: NodeJS.Timeout;
   private readonly windowMs: number;
   private readonly journal?: LedgerJournal;
+  /**
+   * Usage events in the journal whose entry is not queued yet (journaled before the answer, settled
+   * on the next turn, or still retrying a failed settlement): event id → the segment holding it. No
+   * segment from the oldest of these on is deleted, whatever committed.
+   */
+  private readonly unqueued = new Map<string, number>();
 
   constructor(
     private readonly ds: DataSource,
@@ -99,21 +112,46 @@ export class EmbeddedLedger implements LiveMoney {
     opts: EmbeddedLedgerOptions = {},
   ) {
     this.windowMs = opts.windowMs ?? COMMIT_WINDOW_MS;
-    this.journal = opts.journalDir ? new LedgerJournal(opts.journalDir) : undefined;
+    this.journal = opts.journalDir ? new LedgerJournal(opts.journalDir, opts.journalSegmentBytes) : undefined;
     this.money = new MemoryMoney((accountId) => this.load(accountId));
     this.maintenance = setInterval(() => void this.maintain(), opts.maintenanceMs ?? MAINTENANCE_INTERVAL_MS);
     this.maintenance.unref();
   }
 
   /**
-   * Writes the charges an earlier process settled but did not commit (it was killed between the two):
-   * each entry the ledger lacks is inserted and its charge taken from the stored balance. Idempotent
-   * by request id. Call before anything loads an account.
+   * Settles what an earlier process journaled but did not commit (it was killed in between): each
+   * usage event the ledger lacks is charged and written, exactly as if it had just been recorded.
+   * Idempotent by request id. Call before anything loads an account.
    */
   async recover(): Promise<number> {
-    const rows = this.journal?.leftovers() ?? [];
-    if (rows.length === 0) return 0;
-    const inserted = await this.lane.run(() =>
+    if (!this.journal) return 0;
+    const lines = this.journal.leftovers();
+    if (lines.length === 0) return 0;
+    const legacy = lines.filter(isEntryRow);
+    const written = (legacy.length > 0 ? await this.recoverEntries(legacy) : 0) + (await this.recoverEvents(lines));
+    if (this.queue.length > 0) throw new Error('embedded ledger: the journal could not be replayed into the database');
+    this.journal.committed(Number.MAX_SAFE_INTEGER - 1);
+    this.logger.info({ journaled: lines.length, written }, 'embedded ledger: charges of an earlier process recovered from its journal');
+    return written;
+  }
+
+  /** Journaled usage events whose request has no entry yet, settled and committed. */
+  private async recoverEvents(lines: unknown[]): Promise<number> {
+    const events = lines.filter((l) => !isEntryRow(l)).flatMap((l) => validUsageEvent(l, this.logger) ?? []);
+    if (events.length === 0) return 0;
+    const known: Array<{ request_id: string }> = await this.lane.run(() =>
+      this.ds.query(`SELECT request_id FROM billing.ledger_entries WHERE request_id = ANY($1::text[])`, [events.map((e) => e.request_id)]),
+    );
+    const done = new Set(known.map((r) => r.request_id));
+    let settled = 0;
+    for (const ev of events) if (!done.has(ev.request_id) && (await this.charge(ev)) === 'settled') settled++;
+    await this.flush();
+    return settled;
+  }
+
+  /** Settled entries, the journal's format before it held usage events: inserted with their charges. */
+  private recoverEntries(rows: EntryRow[]): Promise<number> {
+    return this.lane.run(() =>
       this.ds.transaction(async (m) => {
         const written: Array<{ request_id: string }> = await m.query(INSERT_ENTRIES_SQL, [JSON.stringify(rows)]);
         const ids = new Set(written.map((r) => r.request_id));
@@ -127,12 +165,6 @@ export class EmbeddedLedger implements LiveMoney {
         return written.length;
       }),
     );
-    this.journal!.committed(Number.MAX_SAFE_INTEGER - 1);
-    this.logger.info(
-      { journaled: rows.length, written: inserted },
-      'embedded ledger: charges of an earlier process recovered from its journal',
-    );
-    return inserted;
   }
 
   /**
@@ -149,10 +181,41 @@ export class EmbeddedLedger implements LiveMoney {
       .catch((err: unknown) => this.logger.warn({ err: String(err) }, 'embedded store maintenance failed'));
   }
 
+  /**
+   * The first step of a charge, on the answer's path (before it is written): the usage event goes to
+   * the journal, so that from here on a crash cannot lose it. `settle()` follows.
+   */
+  journalUsage(event: UsageRecorded): void {
+    if (!this.journal || this.stopped) return;
+    this.unqueued.set(event.event_id, this.journal.append(event));
+  }
+
   /** Settles a usage event: charged in memory now, its entry written in the next group commit. */
   async settle(payload: unknown): Promise<SettleOutcome> {
     const ev = validUsageEvent(payload, this.logger);
-    if (!ev) return 'rejected';
+    if (!ev) {
+      // Never chargeable: its journal line may go (a replay would reject it again).
+      const id = (payload as { event_id?: unknown } | null)?.event_id;
+      if (typeof id === 'string') this.unqueued.delete(id);
+      return 'rejected';
+    }
+    // A caller that did not journal it first (a test, a replay tool): journaled now, before the charge.
+    if (!this.unqueued.has(ev.event_id)) {
+      try {
+        this.journalUsage(ev);
+      } catch (err) {
+        // A full or broken disk: the charge still settles, without the journal's crash safety.
+        this.logger.error({ request_id: ev.request_id, err: String(err) }, 'usage could not be journaled; settling without it');
+      }
+    }
+    const outcome = await this.charge(ev);
+    // Queued (or never to be): the commit that carries its entry may delete its segment. A settlement
+    // that threw keeps its mark: the recorder retries it, and a later start replays it if all fail.
+    this.unqueued.delete(ev.event_id);
+    return outcome;
+  }
+
+  private async charge(ev: UsageRecorded): Promise<SettleOutcome> {
     const account = this.money.peek(ev.account_id) ?? (await this.money.get(ev.account_id));
     if (!account) {
       this.logger.error({ event_id: ev.event_id, account_id: ev.account_id }, 'rejecting usage for an unknown account');
@@ -233,7 +296,6 @@ export class EmbeddedLedger implements LiveMoney {
       else this.logger.error({ entries: [p.row] }, 'embedded ledger settled after shutdown; entry not written');
       return;
     }
-    if (p.kind === 'entry') this.journal?.append(p.row);
     this.queue.push(p);
     this.schedule();
   }
@@ -269,7 +331,7 @@ export class EmbeddedLedger implements LiveMoney {
       })
       .then(() => {
         this.failures = 0;
-        if (segment !== undefined) this.journal?.committed(segment);
+        if (segment !== undefined) this.journal?.committed(Math.min(segment, this.oldestUnqueued() - 1));
       })
       .catch((err: unknown) => {
         this.failures = Math.min(this.failures + 1, 16);
@@ -338,6 +400,13 @@ export class EmbeddedLedger implements LiveMoney {
     }
   }
 
+  /** The oldest segment holding an event whose entry is not queued yet (Infinity: none). */
+  private oldestUnqueued(): number {
+    let oldest = Infinity;
+    for (const seq of this.unqueued.values()) if (seq < oldest) oldest = seq;
+    return oldest;
+  }
+
   private remember(requestId: string): void {
     this.recent.add(requestId);
     if (this.recent.size > RECENT_REQUESTS) this.recent.delete(this.recent.values().next().value as string);
@@ -349,4 +418,9 @@ export class EmbeddedLedger implements LiveMoney {
       'usage cost exceeded the balance; clamped at zero',
     );
   }
+}
+
+/** A line of a journal written before it held usage events: a settled entry (it has its charge). */
+function isEntryRow(line: unknown): line is EntryRow {
+  return typeof line === 'object' && line !== null && 'charged_micros' in line;
 }

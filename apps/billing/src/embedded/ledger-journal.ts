@@ -1,12 +1,14 @@
 /**
- * A write-ahead journal for the embedded ledger: each settled charge is appended to a local file
- * before the group commit that writes it, so a process killed between the two (kill -9, OOM) loses
- * nothing — the next start replays what the database lacks. Appends are plain `write`s without
- * fsync: they survive the process dying (the bytes are in the kernel's page cache), not the machine
- * losing power, which is the failure this closes (docs/billing.md).
+ * A write-ahead journal for the embedded ledger: each usage event is appended to a local file before
+ * the answer it belongs to is written (and so before the group commit that writes its entry), so a
+ * process killed at any point after that (kill -9, OOM) loses nothing — the next start replays what
+ * the database lacks. Appends are plain `write`s without fsync: they survive the process dying (the
+ * bytes are in the kernel's page cache), not the machine losing power, which is the failure this
+ * closes (docs/billing.md). The journal stores lines; what they mean is the ledger's business.
  *
  * The journal is a run of segment files. A group commit seals the open segment only once it has
- * grown past SEGMENT_BYTES, and once that batch committed every sealed segment up to it is deleted.
+ * grown past SEGMENT_BYTES, and once that batch committed, sealed segments up to it are deleted (the
+ * ledger keeps a segment whose events have not reached a batch yet).
  * Sealing per commit would cost an open, a close, a directory read and an unlink on the main thread
  * for every batch (at low traffic, every request); replaying entries that had already committed is
  * harmless, because recovery is idempotent by request id. A failed batch keeps its segments until a
@@ -14,7 +16,6 @@
  */
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EntryRow } from '../domain/usage-event';
 
 const SEGMENT = /^(\d+)\.jsonl$/;
 /** A segment is sealed at the first group commit after it reached this size. */
@@ -39,14 +40,14 @@ export class LedgerJournal {
     this.fd = this.openSegment(this.seq);
   }
 
-  /** Entries left by an earlier process (their batches may or may not have committed), oldest first. */
-  leftovers(): EntryRow[] {
-    const rows: EntryRow[] = [];
+  /** Lines left by an earlier process (their batches may or may not have committed), oldest first. */
+  leftovers(): unknown[] {
+    const rows: unknown[] = [];
     for (const seq of this.segments().filter((s) => s < this.seq)) {
       for (const line of readFileSync(this.path(seq), 'utf8').split('\n')) {
         if (!line) continue;
         try {
-          rows.push(JSON.parse(line) as EntryRow);
+          rows.push(JSON.parse(line));
         } catch {
           // A torn last line: the process died mid-append, before anyone saw that charge's answer end.
         }
@@ -55,14 +56,15 @@ export class LedgerJournal {
     return rows;
   }
 
-  append(row: EntryRow): void {
-    this.size += writeSync(this.fd, `${JSON.stringify(row)}\n`);
+  /** Appends one line; returns the segment that holds it. */
+  append(line: object): number {
+    this.size += writeSync(this.fd, `${JSON.stringify(line)}\n`);
+    return this.seq;
   }
 
   /**
-   * A group commit takes every entry appended so far. Returns the newest segment that holds only
-   * entries of this batch or earlier ones: the open segment, sealed now, once it is big enough;
-   * otherwise the last one sealed before it.
+   * A group commit starts. Returns the newest segment that holds only lines appended before it: the
+   * open segment, sealed now, once it is big enough; otherwise the last one sealed before it.
    */
   seal(): number {
     if (this.size < this.segmentBytes) return this.seq - 1;
@@ -74,7 +76,7 @@ export class LedgerJournal {
     return closed;
   }
 
-  /** Every segment up to and including `seq` has committed: gone (the open one stays). */
+  /** Every line of the segments up to and including `seq` has committed: they go (the open one stays). */
   committed(seq: number): void {
     const last = Math.min(seq, this.seq - 1);
     for (; this.oldest <= last; this.oldest++) rmSync(this.path(this.oldest), { force: true });

@@ -43,6 +43,36 @@ describe('UsageRecorder', () => {
     expect(recorder.inFlight).toBe(0);
   });
 
+  it('journals the event before record() returns, before the answer and the delivery, with the event it then delivers', async () => {
+    const order: string[] = [];
+    const journaled: UsageRecorded[] = [];
+    const delivered: UsageRecorded[] = [];
+    const recorder = new UsageRecorder(async (event) => void delivered.push(event), quiet, {
+      journal: (event) => {
+        journaled.push(event);
+        order.push(`journaled ${event.request_id}`);
+      },
+    });
+    await recorder.record(call('r5'), { output_tokens: 1 });
+    order.push('answered');
+    await recorder.flush(1_000);
+    expect(order).toEqual(['journaled r5', 'answered']);
+    expect(delivered).toEqual(journaled);
+    expect(delivered).toHaveLength(1);
+  });
+
+  it('a journal that throws (a full disk) fails neither the call nor the delivery', async () => {
+    const delivered: string[] = [];
+    const recorder = new UsageRecorder(async (event) => void delivered.push(event.request_id), quiet, {
+      journal: () => {
+        throw new Error('ENOSPC: no space left on device');
+      },
+    });
+    await expect(recorder.record(call('r6'), { output_tokens: 1 })).resolves.toBeUndefined();
+    await recorder.flush(1_000);
+    expect(delivered).toEqual(['r6']);
+  });
+
   it('counts the tokens and the cost per model once the usage is delivered', async () => {
     const model = `m-${Date.now()}`;
     // micro-USD per million tokens

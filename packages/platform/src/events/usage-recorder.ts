@@ -19,13 +19,23 @@ export function publishUsage(bus: EventBus): UsageDelivery {
   return (event, headers) => bus.publish(TOPICS.usageRecorded, event.account_id, event, headers);
 }
 
+export interface UsageRecorderOptions {
+  /**
+   * Makes the event durable before the answer it belongs to is written (synchronous, so it is on
+   * the answer's path: keep it to a local append). Standalone: the embedded ledger's journal.
+   */
+  journal?: (event: UsageRecorded) => void;
+}
+
 /** Attempts per event before it is left in the log for replay (about 25 s of retrying). */
 const MAX_ATTEMPTS = 8;
 
 /**
  * Records without waiting for the delivery, which starts once the answer is out: the answer waits
  * neither for billing's work nor for its acknowledgement (a batching bus acknowledges within its
- * linger, docs/billing.md). A delivery that fails is tried again with growing waits (a broker
+ * linger, docs/billing.md). Only the optional `journal` step runs before the answer: standalone's
+ * ledger appends the event to its write-ahead journal there, so a kill -9 after it loses nothing.
+ * A delivery that fails is tried again with growing waits (a broker
  * restart must not lose charges); one that still fails, or is still pending when the process shuts
  * down, is logged with the whole event so an operator can replay it.
  */
@@ -36,6 +46,7 @@ export class UsageRecorder implements UsageSink {
   constructor(
     private readonly deliver: UsageDelivery,
     private readonly logger?: Logger,
+    private readonly opts: UsageRecorderOptions = {},
   ) {}
 
   /** Deliveries not yet acknowledged. */
@@ -84,16 +95,26 @@ export class UsageRecorder implements UsageSink {
       occurred_at: new Date().toISOString(),
     };
     const headers: Record<string, string> = call.traceparent ? { traceparent: call.traceparent } : {};
+    this.journal(event);
     // Delivery and metrics start on the next turn of the event loop, after the answer this usage
-    // belongs to has been written: settling (standalone's journal append, the bus's batch) is on no
-    // request's path. A kill -9 can land in that turn; it stays inside the loss window
-    // (docs/reliability.md), and shutdown's flush waits for it like any pending delivery.
+    // belongs to has been written: settling (the embedded ledger's charge, the bus's batch) is on no
+    // request's path. Shutdown's flush waits for it like any pending delivery.
     const delivery = nextTurn().then(() => {
       countUsage(model.id, usage, event.cost_micros);
       return this.deliverUntilDone(event, headers);
     });
     this.pending.set(delivery, event);
     void delivery.finally(() => this.pending.delete(delivery));
+  }
+
+  private journal(event: UsageRecorded): void {
+    try {
+      this.opts.journal?.(event);
+    } catch (err) {
+      // A full or broken disk must not fail the answer: the charge still settles, only without the
+      // journal's crash safety.
+      this.logger?.error({ request_id: event.request_id, err: String(err) }, 'usage could not be journaled; settling without it');
+    }
   }
 }
 
