@@ -111,7 +111,13 @@ export class AnthropicMessagesClient {
   ): Promise<HttpResponse> {
     return postUpstream(
       this.http,
-      { url: messagesUrl(channel, path), headers: anthropicHeaders(channel, stream, opts), body: JSON.stringify(body), signal },
+      {
+        url: messagesUrl(channel, path),
+        headers: anthropicHeaders(channel, stream, opts),
+        body: JSON.stringify(body),
+        signal,
+        whole: !stream,
+      },
       anthropicErrorPolicy,
     );
   }

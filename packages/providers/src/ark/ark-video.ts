@@ -68,7 +68,13 @@ export class ArkVideo implements VideoUpstream {
   async submit(channel: Channel, req: VideoGenerationRequest, signal: AbortSignal): Promise<SubmittedVideoTask> {
     const res = await postUpstream(
       this.http,
-      { url: url(channel), headers: bearerJson(channel.api_key), body: JSON.stringify(arkTaskBody(channel.upstream_model, req)), signal },
+      {
+        url: url(channel),
+        headers: bearerJson(channel.api_key),
+        body: JSON.stringify(arkTaskBody(channel.upstream_model, req)),
+        signal,
+        whole: true,
+      },
       arkErrorPolicy,
     );
     const answer = await readJsonBody(res, createdSchema, 'content-generation task', signal);
@@ -78,7 +84,7 @@ export class ArkVideo implements VideoUpstream {
   async poll(channel: Channel, upstreamId: string, signal: AbortSignal): Promise<PolledVideoTask> {
     const res = await sendUpstream(
       this.http,
-      { method: 'GET', url: url(channel, `/${encodeURIComponent(upstreamId)}`), headers: bearerJson(channel.api_key), signal },
+      { method: 'GET', url: url(channel, `/${encodeURIComponent(upstreamId)}`), headers: bearerJson(channel.api_key), signal, whole: true },
       arkErrorPolicy,
     );
     const task = await readJsonBody(res, taskSchema, 'content-generation task', signal);

@@ -34,6 +34,7 @@ export function dashscopeEmbeddingsClient(http: HttpClient): EmbeddingUpstream {
           headers: bearerJson(channel.api_key),
           body: JSON.stringify(body),
           signal: ctx.signal,
+          whole: true,
         },
         dashscopeErrorPolicy,
       );

@@ -58,6 +58,7 @@ export async function alphaGenerate(
       headers: bearerJson(channel.api_key),
       body: JSON.stringify({ ...req, model: channel.upstream_model }),
       signal: ctx.signal,
+      whole: true,
     },
     dashscopeErrorPolicy,
   );

@@ -46,6 +46,7 @@ export async function synthesize(http: HttpClient, channel: Channel, req: TtsReq
       headers: bearerJson(channel.api_key),
       body: JSON.stringify(body),
       signal,
+      whole: true,
     },
     dashscopeErrorPolicy,
   );

@@ -49,6 +49,7 @@ export class DashscopeVideo implements VideoUpstream {
         headers: { ...bearerJson(channel.api_key), 'x-dashscope-async': 'enable' },
         body: JSON.stringify({ model: channel.upstream_model, input: req.input, parameters: req.parameters ?? {} }),
         signal,
+        whole: true,
       },
       dashscopeErrorPolicy,
     );
@@ -64,6 +65,7 @@ export class DashscopeVideo implements VideoUpstream {
         url: dashscopeUrl(channel.base_url, DASHSCOPE_TASKS_PATH + encodeURIComponent(upstreamId)),
         headers: bearerJson(channel.api_key),
         signal,
+        whole: true,
       },
       dashscopeErrorPolicy,
     );

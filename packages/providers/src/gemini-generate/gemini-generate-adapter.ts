@@ -67,7 +67,7 @@ export class GeminiGenerateAdapter implements ChatProvider {
     const payload = JSON.stringify(toGeminiRequest(body));
     return postUpstream(
       this.http,
-      { url: geminiGenerateUrl(channel, stream), headers: geminiHeaders(channel, stream), body: payload, signal },
+      { url: geminiGenerateUrl(channel, stream), headers: geminiHeaders(channel, stream), body: payload, signal, whole: !stream },
       geminiErrorPolicy,
     );
   }

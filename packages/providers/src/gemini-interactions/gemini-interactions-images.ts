@@ -82,6 +82,7 @@ export async function gammaGenerate(
       },
       body: JSON.stringify(toInteractionBody(channel, req)),
       signal: ctx.signal,
+      whole: true,
     },
     geminiErrorPolicy,
   );

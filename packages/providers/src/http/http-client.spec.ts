@@ -13,7 +13,28 @@ describe('HttpClient', () => {
     server = createServer((req, res) => {
       ports.add(req.socket.remotePort ?? 0);
       if (req.url === '/slow') return; // never answers
-      res.writeHead(200, { 'content-type': 'text/plain' });
+      if (req.url === '/stalls') {
+        // Headers and half the body, then nothing.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"half":');
+        return;
+      }
+      if (req.url === '/cut') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        res.write('{"cut":');
+        setTimeout(() => res.destroy(), 10);
+        return;
+      }
+      if (req.url === '/pieces') {
+        // "é" is two bytes in UTF-8: the first piece ends between them.
+        const bytes = Buffer.from('{"text":"café au lait"}');
+        const split = bytes.indexOf(0xc3) + 1;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write(bytes.subarray(0, split));
+        setTimeout(() => res.end(bytes.subarray(split)), 10);
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/plain', 'x-answer': 'yes' });
       res.end(`${req.method} ${req.url}`);
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -24,33 +45,76 @@ describe('HttpClient', () => {
     await new Promise((r) => server.close(r));
   });
 
-  it('reuses a kept-alive connection per origin', async () => {
-    const http = new HttpClient();
-    for (let i = 0; i < 3; i++) {
-      const res = await http.request({ method: 'GET', url: `${origin}/x?i=${i}`, headers: {} });
-      expect(res.status).toBe(200);
-      expect(await res.body.text()).toBe(`GET /x?i=${i}`);
-      await new Promise((r) => setTimeout(r, 5)); // let the finished request hand its socket back
-    }
-    expect(ports.size).toBe(1);
-    await http.close();
-  });
+  // A streamed answer (undici's request) and one read whole (dispatch into a buffer) behave the same.
+  describe.each([
+    ['streamed', false],
+    ['whole', true],
+  ])('%s', (_mode, whole) => {
+    it('reuses a kept-alive connection per origin', async () => {
+      ports.clear();
+      const http = new HttpClient();
+      for (let i = 0; i < 3; i++) {
+        const res = await http.request({ method: 'GET', url: `${origin}/x?i=${i}`, headers: {}, whole });
+        expect(res.status).toBe(200);
+        expect(res.headers['x-answer']).toBe('yes');
+        expect(await res.body.text()).toBe(`GET /x?i=${i}`);
+        await new Promise((r) => setTimeout(r, 5)); // let the finished request hand its socket back
+      }
+      expect(ports.size).toBe(1);
+      await http.close();
+    });
 
-  it('turns a headers timeout into a retryable 504', async () => {
-    const http = new HttpClient({ headersTimeoutMs: 50 });
-    const err = await http.request({ method: 'GET', url: `${origin}/slow`, headers: {} }).catch((e) => transportError(e, undefined));
-    expect(err).toBeInstanceOf(GatewayError);
-    expect(err).toMatchObject({ status: 504, retryable: true });
-    await http.close();
-  });
+    it('turns a headers timeout into a retryable 504', async () => {
+      const http = new HttpClient({ headersTimeoutMs: 50 });
+      const err = await http.request({ method: 'GET', url: `${origin}/slow`, headers: {}, whole }).catch((e) => transportError(e, undefined));
+      expect(err).toBeInstanceOf(GatewayError);
+      expect(err).toMatchObject({ status: 504, retryable: true });
+      await http.close();
+    });
 
-  it('aborts with the signal', async () => {
-    const http = new HttpClient();
-    const abort = new AbortController();
-    const pending = http.request({ method: 'GET', url: `${origin}/slow`, headers: {}, signal: abort.signal }).catch((e) => e);
-    abort.abort(new Error('stop'));
-    const err = await pending;
-    expect(transportError(err, abort.signal)).toEqual(new Error('stop'));
-    await http.close();
+    it('turns a body that stops arriving into a retryable 504 when it is read', async () => {
+      const http = new HttpClient({ bodyTimeoutMs: 50 });
+      const res = await http.request({ method: 'GET', url: `${origin}/stalls`, headers: {}, whole });
+      const err = await res.body.text().catch((e) => transportError(e, undefined));
+      expect(err).toMatchObject({ status: 504, retryable: true });
+      await http.close();
+    });
+
+    it('a connection cut mid-body fails the read', async () => {
+      const http = new HttpClient();
+      const res = await http.request({ method: 'GET', url: `${origin}/cut`, headers: {}, whole });
+      const err = await res.body.text().catch((e) => transportError(e, undefined));
+      expect(err).toMatchObject({ status: 502, retryable: true });
+      await http.close();
+    });
+
+    it('joins a body sent in pieces, a character split between them included', async () => {
+      const http = new HttpClient();
+      const res = await http.request({ method: 'GET', url: `${origin}/pieces`, headers: {}, whole });
+      expect(JSON.parse(await res.body.text())).toEqual({ text: 'café au lait' });
+      await http.close();
+    });
+
+    it('aborts with the signal before the answer', async () => {
+      const http = new HttpClient();
+      const abort = new AbortController();
+      const pending = http.request({ method: 'GET', url: `${origin}/slow`, headers: {}, signal: abort.signal, whole }).catch((e) => e);
+      abort.abort(new Error('stop'));
+      const err = await pending;
+      expect(transportError(err, abort.signal)).toEqual(new Error('stop'));
+      await http.close();
+    });
+
+    it('aborts with the signal while the body is read, and with one aborted already', async () => {
+      const http = new HttpClient();
+      const abort = new AbortController();
+      const res = await http.request({ method: 'GET', url: `${origin}/stalls`, headers: {}, signal: abort.signal, whole });
+      const reading = res.body.text().catch((e) => e);
+      abort.abort(new Error('client left'));
+      expect(transportError(await reading, abort.signal)).toEqual(new Error('client left'));
+      const before = http.request({ method: 'GET', url: `${origin}/x`, headers: {}, signal: abort.signal, whole }).catch((e) => e);
+      expect(transportError(await before, abort.signal)).toEqual(new Error('client left'));
+      await http.close();
+    });
   });
 });

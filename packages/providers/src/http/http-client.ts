@@ -2,11 +2,13 @@
  * The thin HTTP client under every adapter: one undici Pool per upstream origin, kept alive across
  * requests, with timeouts sized for LLM calls (a non-streamed answer only sends headers once the whole
  * completion is generated, so the headers timeout is long; the body timeout is the idle gap allowed
- * between two body chunks). Requests abort with their AbortSignal.
+ * between two body chunks). Requests abort with their AbortSignal. A request marked `whole` (its
+ * answer is read in one piece) skips undici's response stream (whole-body.ts).
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { Pool, type Dispatcher } from 'undici';
+import { Pool } from 'undici';
 import { startUpstreamWait, type UpstreamWait } from './upstream-wait';
+import { dispatchWhole, type UpstreamBody } from './whole-body';
 
 export interface HttpClientOptions {
   connectTimeoutMs?: number;
@@ -25,13 +27,15 @@ export interface HttpRequest {
   /** JSON text, or raw bytes (a multipart body). */
   body?: string | Uint8Array;
   signal?: AbortSignal;
+  /** The answer will be read whole (JSON), not consumed as it arrives: collected without a stream. */
+  whole?: boolean;
 }
 
 export interface HttpResponse {
   status: number;
   headers: IncomingHttpHeaders;
-  /** Readable and async-iterable; consume or destroy it. */
-  body: Dispatcher.ResponseData['body'];
+  /** Read it whole (`text()`) or as it comes (async iteration, which a `return()` stops). */
+  body: UpstreamBody;
   /** The wait on this upstream, ended by whoever reads the body as far as the answer needs. */
   wait?: UpstreamWait;
 }
@@ -53,21 +57,20 @@ export class HttpClient {
 
   async request(req: HttpRequest): Promise<HttpResponse> {
     const url = new URL(req.url);
+    const pool = this.poolFor(url.origin);
+    const opts = { method: req.method, path: url.pathname + url.search, headers: req.headers, body: req.body };
     const wait = startUpstreamWait(req.signal);
-    let res: Dispatcher.ResponseData;
     try {
-      res = await this.poolFor(url.origin).request({
-        method: req.method,
-        path: url.pathname + url.search,
-        headers: req.headers,
-        body: req.body,
-        signal: req.signal,
-      });
+      if (req.whole) {
+        const whole = await dispatchWhole(pool, opts, req.signal);
+        return { status: whole.status, headers: whole.headers, body: whole.body, wait };
+      }
+      const res = await pool.request({ ...opts, signal: req.signal });
+      return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders, body: res.body, wait };
     } catch (err) {
       wait.end();
       throw err;
     }
-    return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders, body: res.body, wait };
   }
 
   async close(): Promise<void> {

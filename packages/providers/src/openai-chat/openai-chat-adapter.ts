@@ -49,6 +49,7 @@ export class OpenAiChatAdapter implements ChatProvider {
         headers: openAiChatHeaders(channel, stream),
         body: JSON.stringify(toOpenAiChatBody(channel, body, stream)),
         signal,
+        whole: !stream,
       },
       openAiErrorPolicy,
     );

@@ -52,6 +52,7 @@ export function v1EmbeddingsClient(http: HttpClient, dialect: EmbeddingsDialect)
           headers: bearerJson(channel.api_key),
           body: JSON.stringify(body),
           signal: ctx.signal,
+          whole: true,
         },
         dialect.errorPolicy,
       );

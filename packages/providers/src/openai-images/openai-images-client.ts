@@ -52,6 +52,7 @@ export class OpenAiImagesClient {
         headers: bearerJson(channel.api_key),
         body: JSON.stringify(body),
         signal: ctx.signal,
+        whole: true,
       },
       openAiErrorPolicy,
     );
@@ -82,6 +83,7 @@ export class OpenAiImagesClient {
         headers: { ...bearerJson(channel.api_key), 'content-type': contentType },
         body,
         signal: ctx.signal,
+        whole: true,
       },
       openAiErrorPolicy,
     );

@@ -80,6 +80,7 @@ export class OpenAiResponsesClient {
         headers: responsesHeaders(channel, stream),
         body: JSON.stringify(toUpstreamResponsesBody(channel, req, stream)),
         signal,
+        whole: !stream,
       },
       openAiErrorPolicy,
     );
