@@ -66,7 +66,9 @@ describe('HttpClient', () => {
 
     it('turns a headers timeout into a retryable 504', async () => {
       const http = new HttpClient({ headersTimeoutMs: 50 });
-      const err = await http.request({ method: 'GET', url: `${origin}/slow`, headers: {}, whole }).catch((e) => transportError(e, undefined));
+      const err = await http
+        .request({ method: 'GET', url: `${origin}/slow`, headers: {}, whole })
+        .catch((e) => transportError(e, undefined));
       expect(err).toBeInstanceOf(GatewayError);
       expect(err).toMatchObject({ status: 504, retryable: true });
       await http.close();
