@@ -6,8 +6,7 @@
 import type { Channel, VideoGenerationRequest, VideoTaskStatus } from '@unigate/contracts';
 import { z } from 'zod';
 import type { HttpClient } from '../http/http-client';
-import { postUpstream, sendUpstream } from '../http/post-upstream';
-import { readJsonBody } from '../http/read-json-body';
+import { postUpstreamJson, sendUpstreamJson } from '../http/post-upstream';
 import { codeString, type UpstreamErrorPolicy } from '../http/upstream-errors';
 import { bearerJson } from '../openai-embeddings/openai-embeddings-client';
 import type { PolledVideoTask, SubmittedVideoTask, VideoUpstream } from '../video/video-upstream';
@@ -66,28 +65,27 @@ export class ArkVideo implements VideoUpstream {
   constructor(private readonly http: HttpClient) {}
 
   async submit(channel: Channel, req: VideoGenerationRequest, signal: AbortSignal): Promise<SubmittedVideoTask> {
-    const res = await postUpstream(
+    const answer = await postUpstreamJson(
       this.http,
       {
         url: url(channel),
         headers: bearerJson(channel.api_key),
         body: JSON.stringify(arkTaskBody(channel.upstream_model, req)),
         signal,
-        whole: true,
       },
       arkErrorPolicy,
+      { schema: createdSchema, what: 'content-generation task' },
     );
-    const answer = await readJsonBody(res, createdSchema, 'content-generation task', signal);
     return { upstream_id: answer.id, native: answer };
   }
 
   async poll(channel: Channel, upstreamId: string, signal: AbortSignal): Promise<PolledVideoTask> {
-    const res = await sendUpstream(
+    const task = await sendUpstreamJson(
       this.http,
-      { method: 'GET', url: url(channel, `/${encodeURIComponent(upstreamId)}`), headers: bearerJson(channel.api_key), signal, whole: true },
+      { method: 'GET', url: url(channel, `/${encodeURIComponent(upstreamId)}`), headers: bearerJson(channel.api_key), signal },
       arkErrorPolicy,
+      { schema: taskSchema, what: 'content-generation task' },
     );
-    const task = await readJsonBody(res, taskSchema, 'content-generation task', signal);
     const status = STATUS[task.status] ?? 'running';
     return {
       status,

@@ -7,8 +7,7 @@ import { z } from 'zod';
 import type { EmbeddedBatch, EmbeddingUpstream } from '../embeddings/embedding-upstream';
 import { inInputOrder } from '../embeddings/embedding-upstream';
 import type { HttpClient } from '../http/http-client';
-import { postUpstream } from '../http/post-upstream';
-import { readJsonBody } from '../http/read-json-body';
+import { postUpstreamJson } from '../http/post-upstream';
 import { bearerJson } from '../openai-embeddings/openai-embeddings-client';
 import { dashscopeErrorPolicy, dashscopeUrl } from './dashscope-errors';
 
@@ -27,18 +26,17 @@ export function dashscopeEmbeddingsClient(http: HttpClient): EmbeddingUpstream {
         input: { texts: batch.texts },
         parameters: { ...(batch.dimensions && { dimension: batch.dimensions }) },
       };
-      const res = await postUpstream(
+      const data = await postUpstreamJson(
         http,
         {
           url: dashscopeUrl(channel.base_url, DASHSCOPE_EMBEDDING_PATH),
           headers: bearerJson(channel.api_key),
           body: JSON.stringify(body),
           signal: ctx.signal,
-          whole: true,
         },
         dashscopeErrorPolicy,
+        { schema: dashscopeEmbeddingSchema, what: 'embeddings answer' },
       );
-      const data = await readJsonBody(res, dashscopeEmbeddingSchema, 'embeddings answer', ctx.signal);
       const vectors = inInputOrder(
         data.output.embeddings.map((e) => ({ index: e.text_index, embedding: e.embedding })),
         batch.texts.length,

@@ -9,8 +9,7 @@ import { z } from 'zod';
 import type { CallContext, Measured } from '../adapter';
 import type { ResultStore } from '../adapter-deps';
 import type { HttpClient } from '../http/http-client';
-import { postUpstream } from '../http/post-upstream';
-import { readJsonBody } from '../http/read-json-body';
+import { postUpstreamJson } from '../http/post-upstream';
 import { readAll, safeFetch } from '../http/safe-fetch';
 import { bearerJson } from '../openai-embeddings/openai-embeddings-client';
 import { dashscopeErrorPolicy, dashscopeUrl } from './dashscope-errors';
@@ -51,18 +50,17 @@ export async function alphaGenerate(
       `${req.model ?? 'This model'} is not available on this gateway: its results need object storage, which is not configured.`,
       false,
     );
-  const res = await postUpstream(
+  const answer = await postUpstreamJson(
     http,
     {
       url: dashscopeUrl(channel.base_url, DASHSCOPE_MULTIMODAL_PATH),
       headers: bearerJson(channel.api_key),
       body: JSON.stringify({ ...req, model: channel.upstream_model }),
       signal: ctx.signal,
-      whole: true,
     },
     dashscopeErrorPolicy,
+    { schema: alphaImageAnswerSchema, what: 'image answer' },
   );
-  const answer = await readJsonBody(res, alphaImageAnswerSchema, 'image answer', ctx.signal);
   const trusted = [new URL(channel.base_url).origin];
   let images = 0;
   for (const choice of answer.output.choices)

@@ -5,8 +5,7 @@
 import type { Channel } from '@unigate/contracts';
 import { z } from 'zod';
 import type { HttpClient } from '../http/http-client';
-import { postUpstream } from '../http/post-upstream';
-import { readJsonBody } from '../http/read-json-body';
+import { postUpstreamJson } from '../http/post-upstream';
 import { bearerJson } from '../openai-embeddings/openai-embeddings-client';
 import { dashscopeErrorPolicy, dashscopeUrl } from './dashscope-errors';
 
@@ -39,17 +38,16 @@ export async function synthesize(http: HttpClient, channel: Channel, req: TtsReq
       ...(req.instructions !== undefined && { instructions: req.instructions }),
     },
   };
-  const res = await postUpstream(
+  const data = await postUpstreamJson(
     http,
     {
       url: dashscopeUrl(channel.base_url, DASHSCOPE_MULTIMODAL_PATH),
       headers: bearerJson(channel.api_key),
       body: JSON.stringify(body),
       signal,
-      whole: true,
     },
     dashscopeErrorPolicy,
+    { schema: ttsAnswerSchema, what: 'speech answer' },
   );
-  const data = await readJsonBody(res, ttsAnswerSchema, 'speech answer', signal);
   return { audioUrl: data.output.audio.url, characters: data.usage?.characters };
 }

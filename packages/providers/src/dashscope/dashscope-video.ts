@@ -6,8 +6,7 @@
 import type { Channel, VideoGenerationRequest, VideoTaskStatus } from '@unigate/contracts';
 import { z } from 'zod';
 import type { HttpClient } from '../http/http-client';
-import { postUpstream, sendUpstream } from '../http/post-upstream';
-import { readJsonBody } from '../http/read-json-body';
+import { postUpstreamJson, sendUpstreamJson } from '../http/post-upstream';
 import { bearerJson } from '../openai-embeddings/openai-embeddings-client';
 import type { PolledVideoTask, SubmittedVideoTask, VideoUpstream } from '../video/video-upstream';
 import { dashscopeErrorPolicy, dashscopeUrl } from './dashscope-errors';
@@ -42,34 +41,32 @@ export class DashscopeVideo implements VideoUpstream {
   constructor(private readonly http: HttpClient) {}
 
   async submit(channel: Channel, req: VideoGenerationRequest, signal: AbortSignal): Promise<SubmittedVideoTask> {
-    const res = await postUpstream(
+    const answer = await postUpstreamJson(
       this.http,
       {
         url: dashscopeUrl(channel.base_url, DASHSCOPE_VIDEO_PATH),
         headers: { ...bearerJson(channel.api_key), 'x-dashscope-async': 'enable' },
         body: JSON.stringify({ model: channel.upstream_model, input: req.input, parameters: req.parameters ?? {} }),
         signal,
-        whole: true,
       },
       dashscopeErrorPolicy,
+      { schema: submitAnswerSchema, what: 'video task submission' },
     );
-    const answer = await readJsonBody(res, submitAnswerSchema, 'video task submission', signal);
     return { upstream_id: answer.output.task_id, native: answer };
   }
 
   async poll(channel: Channel, upstreamId: string, signal: AbortSignal): Promise<PolledVideoTask> {
-    const res = await sendUpstream(
+    const answer = await sendUpstreamJson(
       this.http,
       {
         method: 'GET',
         url: dashscopeUrl(channel.base_url, DASHSCOPE_TASKS_PATH + encodeURIComponent(upstreamId)),
         headers: bearerJson(channel.api_key),
         signal,
-        whole: true,
       },
       dashscopeErrorPolicy,
+      { schema: taskAnswerSchema, what: 'video task' },
     );
-    const answer = await readJsonBody(res, taskAnswerSchema, 'video task', signal);
     const out = answer.output;
     const status = STATUS[out.task_status] ?? 'running';
     return {

@@ -10,8 +10,7 @@ import { z } from 'zod';
 import type { CallContext, Measured } from '../adapter';
 import type { InteractionRegistry } from '../adapter-deps';
 import type { HttpClient } from '../http/http-client';
-import { postUpstream } from '../http/post-upstream';
-import { readJsonBody } from '../http/read-json-body';
+import { postUpstreamJson } from '../http/post-upstream';
 import { geminiErrorPolicy } from '../gemini-generate/gemini-generate-errors';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -71,7 +70,7 @@ export async function gammaGenerate(
         message: `No stored interaction '${req.previous_interaction_id}' (it expired, was made with store: false, or belongs to another account).`,
       });
   }
-  const res = await postUpstream(
+  const answer = await postUpstreamJson(
     http,
     {
       url: `${channel.base_url.replace(/\/+$/, '')}/v1beta/interactions`,
@@ -82,11 +81,10 @@ export async function gammaGenerate(
       },
       body: JSON.stringify(toInteractionBody(channel, req)),
       signal: ctx.signal,
-      whole: true,
     },
     geminiErrorPolicy,
+    { schema: interactionSchema, what: 'interaction' },
   );
-  const answer = await readJsonBody(res, interactionSchema, 'interaction', ctx.signal);
   const images = answer.outputs.filter((o) => o.type === 'image').length;
   if (images === 0) throw errors.upstream(502, `upstream answered without an image (status ${answer.status ?? 'unknown'})`, true);
   if (req.store !== false) await interactions!.remember(answer.id, ctx.account_id, Date.now() + INTERACTION_RETENTION_MS[ctx.tier]);

@@ -8,8 +8,7 @@ import { z } from 'zod';
 import type { EmbeddedBatch, EmbeddingUpstream } from '../embeddings/embedding-upstream';
 import { inInputOrder } from '../embeddings/embedding-upstream';
 import type { HttpClient } from '../http/http-client';
-import { postUpstream } from '../http/post-upstream';
-import { readJsonBody } from '../http/read-json-body';
+import { postUpstreamJson } from '../http/post-upstream';
 import type { UpstreamErrorPolicy } from '../http/upstream-errors';
 import { openAiErrorPolicy } from '../openai-chat/openai-chat-errors';
 
@@ -45,18 +44,17 @@ export function v1EmbeddingsClient(http: HttpClient, dialect: EmbeddingsDialect)
         ...dialect.extra,
         ...(batch.dimensions && { [dialect.dimensionsField]: batch.dimensions }),
       };
-      const res = await postUpstream(
+      const data = await postUpstreamJson(
         http,
         {
           url: v1Url(channel.base_url, '/embeddings'),
           headers: bearerJson(channel.api_key),
           body: JSON.stringify(body),
           signal: ctx.signal,
-          whole: true,
         },
         dialect.errorPolicy,
+        { schema: openAiEmbeddingsResponseSchema, what: 'embeddings answer' },
       );
-      const data = await readJsonBody(res, openAiEmbeddingsResponseSchema, 'embeddings answer', ctx.signal);
       const vectors = inInputOrder(data.data, batch.texts.length);
       if (!vectors) throw errors.upstream(502, 'upstream sent an invalid embeddings answer: one vector per input expected', true);
       return { vectors, tokens: data.usage?.prompt_tokens ?? data.usage?.total_tokens };

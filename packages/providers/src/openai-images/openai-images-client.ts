@@ -15,8 +15,7 @@ import {
 } from '@unigate/contracts';
 import type { CallContext, Measured } from '../adapter';
 import type { HttpClient } from '../http/http-client';
-import { postUpstream } from '../http/post-upstream';
-import { readJsonBody } from '../http/read-json-body';
+import { postUpstreamJson } from '../http/post-upstream';
 import { openAiErrorPolicy } from '../openai-chat/openai-chat-errors';
 import { bearerJson, v1Url } from '../openai-embeddings/openai-embeddings-client';
 import { multipartBody } from './multipart-body';
@@ -45,18 +44,17 @@ export class OpenAiImagesClient {
       model: channel.upstream_model,
       ...(req.quality !== undefined && { quality: nativeQualityFor(ctx.model, req.quality) }),
     };
-    const res = await postUpstream(
+    const answer = await postUpstreamJson(
       this.http,
       {
         url: v1Url(channel.base_url, '/images/generations'),
         headers: bearerJson(channel.api_key),
         body: JSON.stringify(body),
         signal: ctx.signal,
-        whole: true,
       },
       openAiErrorPolicy,
+      { schema: openAiImagesResponseSchema, what: 'images answer' },
     );
-    const answer = await readJsonBody(res, openAiImagesResponseSchema, 'images answer', ctx.signal);
     return { value: answer, usage: imagesUsage(ctx.model, answer, req.size as string | undefined) };
   }
 
@@ -76,18 +74,17 @@ export class OpenAiImagesClient {
       };
     });
     const { body, contentType } = multipartBody(fields, files);
-    const res = await postUpstream(
+    const answer = await postUpstreamJson(
       this.http,
       {
         url: v1Url(channel.base_url, '/images/edits'),
         headers: { ...bearerJson(channel.api_key), 'content-type': contentType },
         body,
         signal: ctx.signal,
-        whole: true,
       },
       openAiErrorPolicy,
+      { schema: openAiImagesResponseSchema, what: 'images answer' },
     );
-    const answer = await readJsonBody(res, openAiImagesResponseSchema, 'images answer', ctx.signal);
     return { value: answer, usage: imagesUsage(ctx.model, answer, req.size as string | undefined) };
   }
 }
