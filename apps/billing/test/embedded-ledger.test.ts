@@ -15,6 +15,7 @@ import { EMBEDDED_POOL_SIZE, startEmbeddedPostgres, type EmbeddedPostgres } from
 import type { DataSource } from 'typeorm';
 import { COMMIT_WINDOW_MS, createBillingDomain, openBillingDataSource, type BillingDomain } from '../src';
 import { EmbeddedLedger } from '../src/embedded/embedded-ledger';
+import { LedgerJournal } from '../src/embedded/ledger-journal';
 import { balanceMicros, ledgerCount, logger, principal, usageEvent, waitFor } from './harness';
 
 let dir: string;
@@ -208,6 +209,22 @@ test('a journal segment stays while one of its events has not reached a batch, a
   } finally {
     await ledger.drain();
   }
+});
+
+test('a journal that cannot be written (a full disk) does not stop a charge from settling', async () => {
+  const acc = await domain.billing.createAccount('embedded-journal-full', 1_000_000);
+  const full = jest.spyOn(LedgerJournal.prototype, 'append').mockImplementation(() => {
+    throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+  });
+  try {
+    expect(await domain.settle(usageEvent(acc.id, { request_id: 'journal-full-1', cost_micros: 4_000 }))).toBe('settled');
+    expect(full).toHaveBeenCalled();
+  } finally {
+    full.mockRestore();
+  }
+  await domain.flush();
+  expect(await ledgerCount(ds, acc.id)).toBe(1);
+  expect(await balanceMicros(ds, acc.id)).toBe(996_000);
 });
 
 test('replaying a journaled usage event whose entry had committed changes nothing', async () => {
