@@ -4,6 +4,7 @@
  * once a batch covering them committed, and whatever a killed process left is read back at the next
  * start.
  */
+import fs from 'node:fs';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,5 +69,23 @@ test('a killed process leaves its open segment: the next start reads every entry
   next.committed(Number.MAX_SAFE_INTEGER - 1);
   expect(files()).toEqual(['3.jsonl']);
   first.close();
+  next.close();
+});
+
+test('a short write (a full disk) loses only its own line: the next append starts on a new one', () => {
+  const journal = new LedgerJournal(dir, 1_000);
+  const write = fs.writeSync;
+  // The disk fills in the middle of the second line: half of it reaches the file.
+  const short = jest.spyOn(fs, 'writeSync').mockImplementationOnce((fd, bytes) => write(fd, (bytes as unknown as Buffer).subarray(0, 10)));
+  journal.append(row(1));
+  short.mockRestore();
+  jest.spyOn(fs, 'writeSync').mockImplementationOnce((fd, bytes) => write(fd, (bytes as unknown as Buffer).subarray(0, 10)));
+  journal.append(row(2));
+  jest.restoreAllMocks();
+  journal.append(row(3));
+  journal.append(row(4));
+  const next = new LedgerJournal(dir, 1_000);
+  expect(next.leftovers().map((r) => (r as { request_id: string }).request_id)).toEqual(['req-3', 'req-4']);
+  journal.close();
   next.close();
 });

@@ -26,6 +26,8 @@ export class LedgerJournal {
   private fd: number;
   /** Bytes appended to the open segment. */
   private size = 0;
+  /** The last append was cut short: its line has no end. */
+  private torn = false;
   /** The oldest segment that may still exist (deleting walks up from here instead of reading the directory). */
   private oldest: number;
 
@@ -58,7 +60,12 @@ export class LedgerJournal {
 
   /** Appends one line; returns the segment that holds it. */
   append(line: object): number {
-    this.size += writeSync(this.fd, `${JSON.stringify(line)}\n`);
+    // After a short write (a full disk) the last line is torn: start this one on a line of its own, so
+    // replay loses only the torn one.
+    const bytes = Buffer.from(`${this.torn ? '\n' : ''}${JSON.stringify(line)}\n`);
+    const written = writeSync(this.fd, bytes);
+    this.size += written;
+    this.torn = written < bytes.length;
     return this.seq;
   }
 
@@ -72,6 +79,7 @@ export class LedgerJournal {
     closeSync(this.fd);
     this.seq += 1;
     this.size = 0;
+    this.torn = false;
     this.fd = this.openSegment(this.seq);
     return closed;
   }
