@@ -40,6 +40,16 @@ async function shut(): Promise<void> {
   await pg.close();
 }
 
+/** "kill -9", then a restart on the same data: the database goes away under billing first, so nothing can be written any more. */
+async function crashAndRestart(): Promise<void> {
+  const crashed = domain;
+  await pg.close();
+  await crashed.stop().catch(() => undefined);
+  await ds.destroy().catch(() => undefined);
+  await bus.close();
+  await open();
+}
+
 const admit = (accountId: string, requestId: string, amount: number) =>
   domain.reservations!.admit({ principal: principal(accountId), request_id: requestId, amount_micros: amount });
 
@@ -130,14 +140,7 @@ test('a crash between a charge and its commit loses nothing: the journal is repl
     await domain.settle(usageEvent(acc.id, { request_id: `crash-${i}`, cost_micros: 1_000 + i }));
     if (i % 20 === 0) await new Promise((r) => setTimeout(r, COMMIT_WINDOW_MS * 2));
   }
-  // "kill -9": the database goes away under billing, nothing can be written any more.
-  const crashed = domain;
-  await pg.close();
-  await crashed.stop().catch(() => undefined);
-  await ds.destroy().catch(() => undefined);
-  await bus.close();
-
-  await open();
+  await crashAndRestart();
   expect(await ledgerCount(ds, acc.id)).toBe(200);
   const proof = await ledgerProvesBalance(acc.id);
   expect(proof.balance).toBe(proof.proven);
@@ -172,13 +175,7 @@ test('a usage event journaled before its answer survives a kill -9 that came bef
   // The recorder's synchronous step only: the answer went out, the next turn (settle) never came.
   domain.journalUsage!(usageEvent(acc.id, { request_id: 'journal-first-1', cost_micros: 7_000 }));
   await domain.settle(usageEvent(acc.id, { request_id: 'journal-first-2', cost_micros: 3_000 }));
-  const crashed = domain;
-  await pg.close();
-  await crashed.stop().catch(() => undefined);
-  await ds.destroy().catch(() => undefined);
-  await bus.close();
-
-  await open();
+  await crashAndRestart();
   expect(await ledgerCount(ds, acc.id)).toBe(2);
   expect(await balanceMicros(ds, acc.id)).toBe(990_000);
   expect(await ledgerProvesBalance(acc.id)).toEqual({ balance: 990_000, proven: 990_000 });
