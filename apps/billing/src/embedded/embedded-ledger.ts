@@ -100,9 +100,10 @@ export class EmbeddedLedger implements LiveMoney {
   private readonly windowMs: number;
   private readonly journal?: LedgerJournal;
   /**
-   * Usage events in the journal whose entry is not queued yet (journaled before the answer, settled
-   * on the next turn, or still retrying a failed settlement): event id → the segment holding it. No
-   * segment from the oldest of these on is deleted, whatever committed.
+   * Usage events through the journal step whose entry is not queued yet (journaled before the answer,
+   * settled on the next turn, or still retrying a failed settlement): event id → the segment holding
+   * it (Infinity: the append failed, none does). No segment from the oldest of these on is deleted,
+   * whatever committed.
    */
   private readonly unqueued = new Map<string, number>();
 
@@ -187,7 +188,15 @@ export class EmbeddedLedger implements LiveMoney {
    */
   journalUsage(event: UsageRecorded): void {
     if (!this.journal || this.stopped) return;
-    this.unqueued.set(event.event_id, this.journal.append(event));
+    let segment = Infinity;
+    try {
+      segment = this.journal.append(event);
+    } catch (err) {
+      // A full or broken disk: the charge still settles, without the journal's crash safety. Marked
+      // anyway, so settle() does not try the append a second time.
+      this.logger.error({ request_id: event.request_id, err: String(err) }, 'usage could not be journaled; settling without it');
+    }
+    this.unqueued.set(event.event_id, segment);
   }
 
   /** Settles a usage event: charged in memory now, its entry written in the next group commit. */
@@ -200,14 +209,7 @@ export class EmbeddedLedger implements LiveMoney {
       return 'rejected';
     }
     // A caller that did not journal it first (a test, a replay tool): journaled now, before the charge.
-    if (!this.unqueued.has(ev.event_id)) {
-      try {
-        this.journalUsage(ev);
-      } catch (err) {
-        // A full or broken disk: the charge still settles, without the journal's crash safety.
-        this.logger.error({ request_id: ev.request_id, err: String(err) }, 'usage could not be journaled; settling without it');
-      }
-    }
+    if (!this.unqueued.has(ev.event_id)) this.journalUsage(ev);
     const outcome = await this.charge(ev);
     // Queued (or never to be): the commit that carries its entry may delete its segment. A settlement
     // that threw keeps its mark: the recorder retries it, and a later start replays it if all fail.
