@@ -74,19 +74,15 @@ describe('HttpClient', () => {
       await http.close();
     });
 
-    it('turns a body that stops arriving into a retryable 504 when it is read', async () => {
-      const http = new HttpClient({ bodyTimeoutMs: 50 });
-      const res = await http.request({ method: 'GET', url: `${origin}/stalls`, headers: {}, whole });
+    // A failure after the headers surfaces when the body is read, mapped like one before them.
+    it.each([
+      ['a body that stops arriving is a retryable 504', '/stalls', { bodyTimeoutMs: 50 }, 504],
+      ['a connection cut mid-body is a retryable 502', '/cut', {}, 502],
+    ])('%s when it is read', async (_case, path, options, status) => {
+      const http = new HttpClient(options);
+      const res = await http.request({ method: 'GET', url: `${origin}${path}`, headers: {}, whole });
       const err = await res.body.text().catch((e) => transportError(e, undefined));
-      expect(err).toMatchObject({ status: 504, retryable: true });
-      await http.close();
-    });
-
-    it('a connection cut mid-body fails the read', async () => {
-      const http = new HttpClient();
-      const res = await http.request({ method: 'GET', url: `${origin}/cut`, headers: {}, whole });
-      const err = await res.body.text().catch((e) => transportError(e, undefined));
-      expect(err).toMatchObject({ status: 502, retryable: true });
+      expect(err).toMatchObject({ status, retryable: true });
       await http.close();
     });
 
