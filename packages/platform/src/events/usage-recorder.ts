@@ -35,9 +35,9 @@ const MAX_ATTEMPTS = 8;
  * neither for billing's work nor for its acknowledgement (a batching bus acknowledges within its
  * linger, docs/billing.md). Only the optional `journal` step runs before the answer: standalone's
  * ledger appends the event to its write-ahead journal there, so a kill -9 after it loses nothing.
- * A delivery that fails is tried again with growing waits (a broker
- * restart must not lose charges); one that still fails, or is still pending when the process shuts
- * down, is logged with the whole event so an operator can replay it.
+ * A delivery that fails is tried again with growing waits (a broker restart must not lose charges);
+ * one that still fails, or is still pending when the process shuts down, is logged with the whole
+ * event so an operator can replay it.
  */
 export class UsageRecorder implements UsageSink {
   private readonly pending = new Map<Promise<void>, UsageRecorded>();
