@@ -1,9 +1,10 @@
 /**
  * Billing on the embedded store exactly as standalone composes it (PGlite behind our embedded wire
  * server, pool of one): money in memory, the ledger in group commits. Concurrent admissions, credits
- * and settlements end with exact balances; a commit lands within its window without anyone asking;
- * a stop writes everything; a crash loses at most the last window and never leaves the database
- * inconsistent (a charge without its entry, or an entry without its charge).
+ * and settlements end with exact balances; a commit lands within its window without anyone asking,
+ * and ledger reads see charges not committed yet; a stop writes everything; a crash loses no
+ * journaled charge and never leaves the database inconsistent (a charge without its entry, or an
+ * entry without its charge).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -116,6 +117,21 @@ test('a settlement reaches the database within its commit window without anyone 
   // Generous bound for a shared machine; the window itself is COMMIT_WINDOW_MS (docs/billing.md).
   expect(performance.now() - settledAt).toBeLessThan(COMMIT_WINDOW_MS + 1_000);
   expect(await balanceMicros(ds, acc.id)).toBe(996_000);
+});
+
+test('quota and usage reads see a charge taken a moment before, however long the commit window', async () => {
+  // A window no test outlasts: without the flush before each ledger read, both reads miss the charge.
+  const slow = createBillingDomain({ dataSource: ds, bus, logger, mode: { kind: 'embedded', commitWindowMs: 600_000 } });
+  try {
+    const acc = await slow.billing.createAccount('embedded-read-own', 1_000_000);
+    expect(await slow.settle(usageEvent(acc.id, { request_id: 'read-own-1', cost_micros: 4_000 }))).toBe('settled');
+    expect(await ledgerCount(ds, acc.id)).toBe(0);
+    expect(await slow.billing.quota(acc.id)).toMatchObject({ balance_micros: 996_000, used_micros: 4_000 });
+    expect(await slow.settle(usageEvent(acc.id, { request_id: 'read-own-2', cost_micros: 1_000 }))).toBe('settled');
+    expect((await slow.billing.listUsage(acc.id)).map((e) => e.request_id)).toEqual(['read-own-2', 'read-own-1']);
+  } finally {
+    await slow.stop();
+  }
 });
 
 test('a credit and the first load of its account racing each other never lose the credit', async () => {

@@ -1,6 +1,6 @@
 /**
  * kill -9 of standalone under load, then a restart on the same data: money lives in memory and the
- * ledger follows in 5 ms group commits, but every usage event is journaled before its answer is
+ * ledger follows in 50 ms group commits, but every usage event is journaled before its answer is
  * written, so no delivered answer may be unbilled after the restart (docs/reliability.md). Everything
  * else holds: one entry per full answer, ledger total == balance drop, no hold left (holds are memory).
  */

@@ -72,11 +72,13 @@ export class BillingService implements BillingPort {
     return this.keys.revokeKey(keyId);
   }
 
-  listUsage(accountId: string): Promise<LedgerEntryView[]> {
+  async listUsage(accountId: string): Promise<LedgerEntryView[]> {
+    await this.live.written();
     return this.ledger.listUsage(accountId);
   }
 
   async quota(accountId: string, range?: DateRange): Promise<QuotaView> {
+    await this.live.written();
     const [ledger, reserved] = await Promise.all([this.ledger.quota(accountId, range), this.live.reserved(accountId)]);
     return { ...ledger, reserved_micros: reserved };
   }

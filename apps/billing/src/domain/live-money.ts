@@ -22,4 +22,9 @@ export interface LiveMoney {
   releaseHold(accountId: string, holdId: string): Promise<void>;
   /** The ledger's money of an account, for a reservation store that does not hold it yet. */
   load(accountId: string): Promise<AccountMoney | null>;
+  /**
+   * Resolves once every charge taken so far is written to the ledger, so a read of the ledger that
+   * follows sees its own calls (standalone writes charges in group commits, after the answer).
+   */
+  written(): Promise<void>;
 }

@@ -51,8 +51,14 @@ export interface EmbeddedLedgerOptions {
   journalSegmentBytes?: number;
 }
 
-/** How long a settled charge may wait in memory before its group commit starts. */
-export const COMMIT_WINDOW_MS = 5;
+/**
+ * How long a settled charge may wait in memory before its group commit starts. The journal, not the
+ * window, keeps charges through a kill -9, and ledger reads flush first (`written()`), so the window
+ * only trades the database's lag for its CPU: one commit costs the embedded database's thread about
+ * as much as its rows, and at 5 ms a lightly loaded gateway (~350 req/s, two events a commit) spent
+ * 26 % of a core there, against 6.5 % at 50 ms.
+ */
+export const COMMIT_WINDOW_MS = 50;
 /** Request ids remembered to refuse a duplicate usage event before it reaches the database. */
 const RECENT_REQUESTS = 100_000;
 /** How often the embedded store is vacuumed and analyzed (it has no autovacuum daemon). */
@@ -62,7 +68,7 @@ const MAX_RETRY_MS = 5_000;
 
 export const commitLag = new Histogram({
   name: 'unigate_billing_commit_lag_seconds',
-  help: 'Embedded ledger: from a charge in memory to its ledger entry committed (the crash-loss window)',
+  help: 'Embedded ledger: from a charge in memory to its ledger entry committed (how far the database trails memory)',
   buckets: [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.5, 1],
   registers: [metricsRegistry],
 });
@@ -267,7 +273,12 @@ export class EmbeddedLedger implements LiveMoney {
     });
   }
 
-  /** Writes everything queued now and keeps running (tests and the dashboard read committed rows). */
+  /** Ledger reads (quota, usage lists) wait for this: they see every charge taken before them. */
+  written(): Promise<void> {
+    return this.flush();
+  }
+
+  /** Writes everything queued now and keeps running. */
   async flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
