@@ -254,7 +254,33 @@ test('replaying a journaled usage event whose entry had committed changes nothin
   await replaying.drain();
   expect(await balanceMicros(ds, acc.id)).toBe(995_000);
   expect(await ledgerCount(ds, acc.id)).toBe(1);
-  expect(readdirSync(journal)).toEqual(['2.jsonl']);
+  // The replayed segment went after the replay, the new one at the clean stop.
+  expect(readdirSync(journal)).toEqual([]);
+});
+
+test('a clean stop deletes the journal once everything in it committed, and keeps it while an event waits', async () => {
+  const acc = await domain.billing.createAccount('embedded-clean-stop', 1_000_000);
+  const cleanDir = join(dir, 'journal-clean-stop');
+  const clean = new EmbeddedLedger(ds, logger, { journalDir: cleanDir });
+  const settled = usageEvent(acc.id, { request_id: 'clean-stop-1', cost_micros: 1_000 });
+  clean.journalUsage(settled);
+  expect(await clean.settle(settled)).toBe('settled');
+  expect(readdirSync(cleanDir)).toEqual(['1.jsonl']);
+  await clean.drain();
+  expect(readdirSync(cleanDir)).toEqual([]);
+
+  // Journaled before its answer, stopped before its settlement: the journal stays for the next start.
+  const waitingDir = join(dir, 'journal-stop-waiting');
+  const stopped = new EmbeddedLedger(ds, logger, { journalDir: waitingDir });
+  stopped.journalUsage(usageEvent(acc.id, { request_id: 'clean-stop-2', cost_micros: 2_000 }));
+  await stopped.drain();
+  expect(readFileSync(join(waitingDir, '1.jsonl'), 'utf8')).toContain('"request_id":"clean-stop-2"');
+  const next = new EmbeddedLedger(ds, logger, { journalDir: waitingDir });
+  expect(await next.recover()).toBe(1);
+  await next.drain();
+  expect(readdirSync(waitingDir)).toEqual([]);
+  expect(await ledgerCount(ds, acc.id)).toBe(2);
+  expect(await balanceMicros(ds, acc.id)).toBe(997_000);
 });
 
 test('a charge whose request outlived the memory of recent requests is written once and given back', async () => {

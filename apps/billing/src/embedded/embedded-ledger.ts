@@ -291,7 +291,9 @@ export class EmbeddedLedger implements LiveMoney {
     this.stopped = true;
     clearInterval(this.maintenance);
     await this.flush();
-    this.journal?.close();
+    // Everything journaled committed: nothing is left for the next start to read back.
+    if (this.queue.length === 0 && this.unqueued.size === 0) this.journal?.retire();
+    else this.journal?.close();
     if (this.queue.length > 0) {
       // The database is gone: the journal keeps the entries for the next start (recover()); the log
       // has them too, for an operator when there is no journal.
