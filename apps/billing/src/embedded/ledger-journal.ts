@@ -86,8 +86,7 @@ export class LedgerJournal {
 
   /** Every line of the segments up to and including `seq` has committed: they go (the open one stays). */
   committed(seq: number): void {
-    const last = Math.min(seq, this.seq - 1);
-    for (; this.oldest <= last; this.oldest++) rmSync(this.path(this.oldest), { force: true });
+    this.deleteThrough(Math.min(seq, this.seq - 1));
   }
 
   close(): void {
@@ -100,7 +99,12 @@ export class LedgerJournal {
    */
   retire(): void {
     this.close();
-    for (; this.oldest <= this.seq; this.oldest++) rmSync(this.path(this.oldest), { force: true });
+    this.deleteThrough(this.seq);
+  }
+
+  /** Deletes every segment from the oldest left up to and including `last`. */
+  private deleteThrough(last: number): void {
+    for (; this.oldest <= last; this.oldest++) rmSync(this.path(this.oldest), { force: true });
   }
 
   private segments(): number[] {
