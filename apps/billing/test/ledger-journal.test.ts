@@ -75,13 +75,12 @@ test('a killed process leaves its open segment: the next start reads every entry
 test('a short write (a full disk) loses only its own line: the next append starts on a new one', () => {
   const journal = new LedgerJournal(dir, 1_000);
   const write = fs.writeSync;
-  // The disk fills in the middle of the second line: half of it reaches the file.
-  const short = jest.spyOn(fs, 'writeSync').mockImplementationOnce((fd, bytes) => write(fd, (bytes as unknown as Buffer).subarray(0, 10)));
+  const firstTenBytes = (fd: number, bytes: unknown) => write(fd, (bytes as Buffer).subarray(0, 10));
+  // The disk is full for two appends: only the first ten bytes of each reach the file.
+  const short = jest.spyOn(fs, 'writeSync').mockImplementationOnce(firstTenBytes).mockImplementationOnce(firstTenBytes);
   journal.append(row(1));
-  short.mockRestore();
-  jest.spyOn(fs, 'writeSync').mockImplementationOnce((fd, bytes) => write(fd, (bytes as unknown as Buffer).subarray(0, 10)));
   journal.append(row(2));
-  jest.restoreAllMocks();
+  short.mockRestore();
   journal.append(row(3));
   journal.append(row(4));
   const next = new LedgerJournal(dir, 1_000);
