@@ -5,10 +5,9 @@
  * one call the page makes (the model list).
  */
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { chatCompletionsSpec, type ModelInfo } from '@unigate/contracts';
+import { chatCompletionsSpec, hashApiKey, type ModelInfo } from '@unigate/contracts';
 import { createLogger } from '@unigate/platform';
 import type { Browser } from 'playwright-core';
-import { hashKey } from '../src/auth/key-hash';
 import { createEdgeApp } from '../src/create-edge-app';
 import { artifactPath, launchChromium } from './support/browser';
 import { TEST_PRINCIPAL } from './support/principal';
@@ -31,7 +30,7 @@ describe('/docs in Chromium', () => {
   beforeAll(async () => {
     app = (await createEdgeApp({
       ports: {
-        billing: { authenticate: async (hash: string) => (hash === hashKey(KEY) ? TEST_PRINCIPAL : null) } as never,
+        billing: { authenticate: async (hash: string) => (hash === hashApiKey(KEY) ? TEST_PRINCIPAL : null) } as never,
         catalog: { list: async () => [MODEL] } as never,
         services: { chat: {} as never },
       },

@@ -11,13 +11,12 @@ import multipart from '@fastify/multipart';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { fixedShape, type AnyEndpointSpec, type EndpointCall, type ModelInfo } from '@unigate/contracts';
+import { fixedShape, hashApiKey, type AnyEndpointSpec, type EndpointCall, type ModelInfo } from '@unigate/contracts';
 import { createLogger } from '@unigate/platform';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AdmitRequest } from '@unigate/billing/reservations';
 import { Authenticator } from '../src/auth/authenticator';
-import { hashKey } from '../src/auth/key-hash';
 import { registerJsonBodyParser } from '../src/http/json-body';
 import { registerRequestHooks } from '../src/http/request-id';
 import { registerMcp } from '../src/mcp/register-mcp';
@@ -89,7 +88,7 @@ describe('MCP tools of file and byte capabilities (stand-in specs on the real pi
   beforeAll(async () => {
     const logger = createLogger('mcp-media-tools-test');
     const specs = [imageEditSpec, speechSpec];
-    const auth = new Authenticator({ authenticate: async (hash: string) => (hash === hashKey(KEY) ? TEST_PRINCIPAL : null) } as never);
+    const auth = new Authenticator({ authenticate: async (hash: string) => (hash === hashApiKey(KEY) ? TEST_PRINCIPAL : null) } as never);
     const catalog = {
       resolve: async (id: string) => ({ model: model(id, id === 'edit-model' ? 'image-edit' : 'speech'), channels: [] }),
       list: async () => [],

@@ -11,3 +11,4 @@ export * from './anthropic';
 export * from './responses';
 export * from './endpoints';
 export * from './limits';
+export * from './api-keys';

@@ -1,5 +1,7 @@
 /** API key secrets: generated here, shown once, stored only as SHA-256. */
-import { createHash, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
+
+export { hashApiKey } from '@unigate/contracts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export const KEY_RANDOM_CHARS = 48;
@@ -9,10 +11,6 @@ export function generateApiKey(): string {
   let out = 'sk-';
   for (let i = 0; i < KEY_RANDOM_CHARS; i++) out += BASE62[randomInt(BASE62.length)];
   return out;
-}
-
-export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
 /** Enough to recognise a key in a list (`sk-AbCd…`), far too little to use it. */

@@ -1,7 +1,6 @@
-import { errors, type BillingPort, type KeyPrincipal } from '@unigate/contracts';
+import { errors, hashApiKey, type BillingPort, type KeyPrincipal } from '@unigate/contracts';
 import type { FastifyRequest } from 'fastify';
 import { KeyCache } from './key-cache';
-import { hashKey } from './key-hash';
 
 export interface AuthOptions {
   /** `/v1/messages` also accepts Anthropic's `x-api-key` header. */
@@ -19,7 +18,7 @@ export class Authenticator {
   async authenticate(request: FastifyRequest, opts: AuthOptions = {}): Promise<KeyPrincipal> {
     const key = extractKey(request, opts);
     if (!key) throw errors.invalidApiKey('Missing API key. Send it as Authorization: Bearer sk-...');
-    const hash = hashKey(key);
+    const hash = hashApiKey(key);
     let principal = this.cache.get(hash);
     if (principal === undefined) {
       const epoch = this.revocations;
