@@ -67,10 +67,16 @@ export function registerWeb(fastify: FastifyInstance, deps: WebDeps): void {
 
   async function dashboard(reply: FastifyReply, session: Session, extra: Partial<DashboardView> = {}, status = 200) {
     const accountId = session.user.account_id;
-    const [account, keys, entries, video] = await Promise.all([
-      billing.getAccount(accountId),
+    // The balance is read after the usage: a call's entry and its charge commit together, so a page
+    // that lists a call shows the balance after it (read side by side, the balance could predate the
+    // commit that the usage list already saw).
+    const usageThenAccount = async () => {
+      const entries = await billing.listUsage(accountId);
+      return { entries, account: await billing.getAccount(accountId) };
+    };
+    const [{ entries, account }, keys, video] = await Promise.all([
+      usageThenAccount(),
       billing.listKeys(accountId),
-      billing.listUsage(accountId),
       loadVideoView(videoTasks, accountId, logger),
     ]);
     const view = {
