@@ -117,8 +117,10 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
   });
   registerEndpoints(fastify, pipeline, auth, logger);
   const served = ENDPOINTS.filter((s) => pipeline.serves(s));
-  registerMcp(fastify, { auth, billing: ports.billing, catalog: ports.catalog, specs: served, logger });
-  registerReference(fastify, served, EDGE_VERSION);
+  // Task lookups: the video task route below, served with the video task port.
+  const lookups = ports.videoTasks ? served.filter((s) => s.lookup) : [];
+  registerMcp(fastify, { auth, billing: ports.billing, catalog: ports.catalog, specs: served, lookups, logger });
+  registerReference(fastify, served, lookups, EDGE_VERSION);
   if (opts.files) registerFileRoutes(fastify, opts.files);
   registerWeb(fastify, {
     billing: ports.billing,

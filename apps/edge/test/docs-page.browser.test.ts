@@ -2,10 +2,10 @@
  * /docs in a real browser (Debian's Chromium): the page renders every operation of /openapi.json
  * under its own Content-Security-Policy with no script error, fits a phone-width screen, and its
  * Try it form calls the API with the key typed in. The edge runs in-process; its ports answer the
- * one call the page makes (the model list).
+ * calls the page makes (the model list, a video task by the id typed into its path parameter).
  */
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { chatCompletionsSpec, hashApiKey, type ModelInfo } from '@unigate/contracts';
+import { chatCompletionsSpec, errors, hashApiKey, type ModelInfo, type VideoTask } from '@unigate/contracts';
 import { createLogger } from '@unigate/platform';
 import type { Browser } from 'playwright-core';
 import { createEdgeApp } from '../src/create-edge-app';
@@ -22,6 +22,17 @@ const MODEL = {
   prices: { input_per_mtok: 1, output_per_mtok: 1 },
 } as ModelInfo;
 
+/** The one video task the video task port knows; the id has a character the path must encode. */
+const TASK: VideoTask = {
+  id: 'vtask docs',
+  object: 'video.generation.task',
+  status: 'succeeded',
+  model: 'beta2.6-t2v',
+  created_at: 1,
+  updated_at: 2,
+  upstream_id: null,
+};
+
 describe('/docs in Chromium', () => {
   let app: NestFastifyApplication;
   let browser: Browser;
@@ -32,7 +43,13 @@ describe('/docs in Chromium', () => {
       ports: {
         billing: { authenticate: async (hash: string) => (hash === hashApiKey(KEY) ? TEST_PRINCIPAL : null) } as never,
         catalog: { list: async () => [MODEL] } as never,
-        services: { chat: {} as never },
+        services: { chat: {} as never, video: {} as never },
+        videoTasks: {
+          lookup: async (accountId: string, id: string) => {
+            if (accountId !== TEST_PRINCIPAL.account_id || id !== TASK.id) throw errors.notFound(`Video task ${id}`);
+            return TASK;
+          },
+        } as never,
       },
       logger: createLogger('docs-page-test'),
       instanceId: 'docs-page-test',
@@ -78,6 +95,17 @@ describe('/docs in Chromium', () => {
       timeout: 10_000,
     });
     expect(await models.locator('.out').textContent()).toContain('"id": "docs-test-model"');
+
+    // A path parameter is an input of its own; what is typed in fills the path, encoded.
+    const lookup = page.locator('#videos_generations_get');
+    await expect(lookup.locator('h3').first().textContent()).resolves.toBe('Parameters');
+    await lookup.locator('details.try > summary').click();
+    await lookup.locator('details.try input[aria-label="id"]').fill(TASK.id);
+    await lookup.locator('details.try button').click();
+    await page.waitForFunction("document.querySelector('#videos_generations_get .out')?.textContent?.startsWith('200 ')", undefined, {
+      timeout: 10_000,
+    });
+    expect(await lookup.locator('.out').textContent()).toContain('"status": "succeeded"');
 
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);

@@ -1,5 +1,7 @@
 import { mcpSuite } from './support/mcp-suite';
 import { startDistributed } from './support/stacks';
+import { FAST_VIDEO_ENV } from './support/video-suite';
 
 // Two edge replicas: the MCP calls go to the second, HTTP calls to the first, over one Redis and billing.
-describe('distributed (2 edge replicas): MCP server', () => mcpSuite(() => startDistributed({}, { edges: 2 })));
+// Fast video polls: the video tool's task ends within a second.
+describe('distributed (2 edge replicas): MCP server', () => mcpSuite(() => startDistributed(FAST_VIDEO_ENV, { edges: 2 })));

@@ -6,7 +6,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { createHash } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ENDPOINTS } from '@unigate/contracts';
+import { ENDPOINTS, lookupPath, videoGenerationsSpec } from '@unigate/contracts';
 import { createLogger } from '@unigate/platform';
 import type { FastifyInstance } from 'fastify';
 import { createEdgeApp } from '../src/create-edge-app';
@@ -37,7 +37,9 @@ function servedRoutes(fastify: FastifyInstance): string[] {
     const depth = m[1].length / 4;
     stack.length = depth;
     stack.push(m[2]);
-    for (const method of m[3].split(', ')) if (method !== 'HEAD') routes.push(`${method} ${stack.join('')}`);
+    // `:id` in Fastify's syntax is `{id}` in OpenAPI's.
+    const path = stack.join('').replace(/:(\w+)/g, '{$1}');
+    for (const method of m[3].split(', ')) if (method !== 'HEAD') routes.push(`${method} ${path}`);
   }
   return routes;
 }
@@ -49,7 +51,13 @@ describe('API reference: /openapi.json and /docs', () => {
 
   beforeAll(async () => {
     app = (await createEdgeApp({
-      ports: { billing: {} as never, catalog: {} as never, services: { chat: {} as never, media: {} as never, video: {} as never } },
+      // With the video task port: its lookup route is served, so it must be documented.
+      ports: {
+        billing: {} as never,
+        catalog: {} as never,
+        services: { chat: {} as never, media: {} as never, video: {} as never },
+        videoTasks: {} as never,
+      },
       logger: createLogger('reference-test'),
       instanceId: 'reference-test',
       reservations: { checkReady: async () => undefined } as never,
@@ -90,6 +98,19 @@ describe('API reference: /openapi.json and /docs', () => {
     expect(doc.paths['/v1/chat/completions'].post.responses['402'].content['application/json'].schema.$ref).toBe(
       '#/components/schemas/ErrorShapeB',
     );
+  });
+
+  it('documents the video task lookup: its path parameter, the same task schema as the submission answers, errors in Shape A', () => {
+    const op = doc.paths[lookupPath(videoGenerationsSpec)]?.get;
+    expect(op).toBeDefined();
+    expect(op.operationId).toBe('videos_generations_get');
+    expect(op.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 200 } }]);
+    const submitted = doc.paths[videoGenerationsSpec.path].post.responses['202'].content['application/json'].schema;
+    expect(op.responses['200'].content['application/json'].schema).toEqual(submitted);
+    expect(doc.components.schemas[submitted.$ref.split('/').pop()].properties.status.enum).toContain('succeeded');
+    for (const status of ['401', '404']) {
+      expect(op.responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorShapeA');
+    }
   });
 
   it('covers every public route the edge serves, and documents none it does not serve', () => {

@@ -27,7 +27,8 @@ export function createMcpServer({ version, tools, resources, context }: McpServe
       capabilities: { tools: {}, resources: {} },
       instructions:
         'Unigate: one API key for chat, image, embedding, speech and video models. Tools call the HTTP API and are billed like it; ' +
-        'list_models names the models, get_balance tells what is left. Resources: the model catalogue, the price list and the API reference.',
+        'list_models names the models, get_balance tells what is left, and a tool ending in _get looks up a task another tool started ' +
+        '(a video). Resources: the model catalogue, the price list and the API reference.',
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((t) => t.definition) }));

@@ -11,6 +11,8 @@ export interface ResourceContext {
   principal: KeyPrincipal;
   catalog: CatalogPort;
   specs: readonly AnyEndpointSpec[];
+  /** The specs whose task lookup is served. */
+  lookups: readonly AnyEndpointSpec[];
 }
 
 export interface GatewayResource {
@@ -54,7 +56,7 @@ export const apiReferenceResource: GatewayResource = {
     description: 'The HTTP API: every endpoint with its request schema, billing units and error shapes (generated from the contracts).',
     mimeType: 'text/markdown',
   },
-  read: async ({ specs }) => apiReferenceMarkdown(specs),
+  read: async ({ specs, lookups }) => apiReferenceMarkdown(specs, lookups),
 };
 
 export const GATEWAY_RESOURCES: readonly GatewayResource[] = [modelCatalogResource, priceListResource, apiReferenceResource];

@@ -1,11 +1,12 @@
 /**
  * The MCP tools: one per endpoint spec the edge serves (its input schema is the spec's request
- * schema, its call the spec's HTTP request run in-process), plus the model list and the balance.
+ * schema, its call the spec's HTTP request run in-process), one per task lookup it serves (a video
+ * submitted through a tool is polled through another), plus the model list and the balance.
  * A spec added to packages/contracts becomes a tool with no code here.
  */
 import type { Tool as McpTool, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { microsToUsd, type AnyEndpointSpec, type BillingPort, type KeyPrincipal } from '@unigate/contracts';
-import { requestJsonSchema, summaryOf, type JsonSchema } from '../reference/endpoint-schemas';
+import { lookupPath, microsToUsd, zodToGatewayError, type AnyEndpointSpec, type BillingPort, type KeyPrincipal } from '@unigate/contracts';
+import { lookupParamsJsonSchema, requestJsonSchema, summaryOf, type JsonSchema } from '../reference/endpoint-schemas';
 import { FILES_ARGUMENT, FILES_SCHEMA, toFormData } from './file-arguments';
 import type { LocalHttp, LocalRequest } from './local-calls';
 import { toToolResult } from './tool-result';
@@ -50,6 +51,26 @@ export function endpointTool(spec: AnyEndpointSpec): GatewayTool {
   };
 }
 
+/** `videos_generations_get`: GET `<path>/{id}`, the task a spec's call answered, e.g. to poll it. */
+export function lookupTool(spec: AnyEndpointSpec): GatewayTool {
+  const lookup = spec.lookup;
+  if (!lookup) throw new Error(`${spec.name} answers no task to look up`);
+  return {
+    definition: {
+      name: `${toolName(spec)}_get`,
+      title: `GET ${lookupPath(spec)}`,
+      description: `${lookup.summary} The same call as GET ${lookupPath(spec)} (the id is the one ${toolName(spec)} answered); free.`,
+      inputSchema: lookupParamsJsonSchema(spec) as McpTool['inputSchema'],
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    call: async (args, ctx) => {
+      const parsed = lookup.params.safeParse(args);
+      if (!parsed.success) return { isError: true, content: [{ type: 'text', text: zodToGatewayError(parsed.error).message }] };
+      return httpCall(ctx, { method: 'GET', url: `${spec.path}/${encodeURIComponent(parsed.data.id)}` });
+    },
+  };
+}
+
 const NO_ARGUMENTS = { type: 'object' as const, properties: {} };
 
 export const listModelsTool: GatewayTool = {
@@ -83,9 +104,9 @@ export const balanceTool: GatewayTool = {
   },
 };
 
-/** Every tool of a deployment serving `specs`. */
-export function gatewayTools(specs: readonly AnyEndpointSpec[]): GatewayTool[] {
-  return [...specs.map(endpointTool), listModelsTool, balanceTool];
+/** Every tool of a deployment serving `specs` and the task lookups of `lookups`. */
+export function gatewayTools(specs: readonly AnyEndpointSpec[], lookups: readonly AnyEndpointSpec[] = []): GatewayTool[] {
+  return [...specs.map(endpointTool), ...lookups.map(lookupTool), listModelsTool, balanceTool];
 }
 
 async function httpCall(ctx: ToolContext, request: LocalRequest): Promise<CallToolResult> {

@@ -1,5 +1,5 @@
 /** The API reference as markdown, generated from the endpoint specs (the MCP `reference` resource). */
-import type { AnyEndpointSpec } from '@unigate/contracts';
+import { lookupPath, type AnyEndpointSpec } from '@unigate/contracts';
 import { toolName } from '../mcp/tools';
 import { ACCOUNT_ROUTES } from './account-routes';
 import { requestJsonSchema, summaryOf } from './endpoint-schemas';
@@ -10,7 +10,8 @@ const SHAPES: Record<string, string> = {
   anthropic: 'Anthropic\'s `{"type": "error", "error": {"type", "message"}, "request_id"}`',
 };
 
-export function apiReferenceMarkdown(specs: readonly AnyEndpointSpec[]): string {
+/** `lookups`: the specs whose task lookup (GET `<path>/{id}`) is served. */
+export function apiReferenceMarkdown(specs: readonly AnyEndpointSpec[], lookups: readonly AnyEndpointSpec[] = []): string {
   return [
     '# Unigate API reference',
     '',
@@ -26,7 +27,7 @@ export function apiReferenceMarkdown(specs: readonly AnyEndpointSpec[]): string 
     '',
     '## Endpoints',
     '',
-    ...specs.flatMap(endpointSection),
+    ...specs.flatMap((spec) => [...endpointSection(spec), ...(lookups.includes(spec) ? lookupSection(spec) : [])]),
     '## Account',
     '',
     ...ACCOUNT_ROUTES.flatMap((r) => [
@@ -57,6 +58,19 @@ function endpointSection(spec: AnyEndpointSpec): string[] {
     '```json',
     JSON.stringify(requestJsonSchema(spec), null, 1),
     '```',
+    '',
+  ];
+}
+
+function lookupSection(spec: AnyEndpointSpec): string[] {
+  return [
+    `### GET ${lookupPath(spec)}`,
+    '',
+    spec.lookup!.summary,
+    '',
+    `- Answer: JSON, the same schema as POST ${spec.path}'s; free`,
+    `- Errors: ${SHAPES[spec.errorShape()]}; 404 for an id your account does not have`,
+    `- MCP tool: \`${toolName(spec)}_get\``,
     '',
   ];
 }

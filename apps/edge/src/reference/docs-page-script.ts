@@ -60,7 +60,18 @@ export const DOCS_SCRIPT = String.raw`
   const keyInput = $('#key');
   keyInput.value = sessionStorage.getItem('unigate-key') || '';
   keyInput.addEventListener('change', () => sessionStorage.setItem('unigate-key', keyInput.value));
-  const tryIt = (method, path, schema, given) => {
+  const tryIt = (method, path, params, schema, given) => {
+    // One input per parameter: path ones fill the path's {name}, query ones are added when filled in.
+    const inputs = params.map((p) => [p, h('input', { type: 'text', 'aria-label': p.name, placeholder: p.name + ' (' + p.in + ')' })]);
+    const url = () => {
+      let u = path;
+      const query = new URLSearchParams();
+      for (const [p, input] of inputs) {
+        if (p.in === 'path') u = u.replace('{' + p.name + '}', encodeURIComponent(input.value));
+        else if (input.value) query.set(p.name, input.value);
+      }
+      return query.size ? u + '?' + query : u;
+    };
     const body = h('textarea', { rows: '8', spellcheck: 'false' });
     body.value = schema ? JSON.stringify(given ?? example(schema), null, 2) : '';
     const out = h('pre', { class: 'out' });
@@ -68,7 +79,7 @@ export const DOCS_SCRIPT = String.raw`
     send.addEventListener('click', async () => {
       out.textContent = '…';
       try {
-        const res = await fetch(path, {
+        const res = await fetch(url(), {
           method,
           headers: { authorization: 'Bearer ' + keyInput.value, ...(schema && { 'content-type': 'application/json' }) },
           ...(schema && { body: body.value }),
@@ -81,7 +92,7 @@ export const DOCS_SCRIPT = String.raw`
         out.textContent = String(e);
       }
     });
-    return h('details', { class: 'try' }, h('summary', {}, 'Try it'), schema ? body : null, send, out);
+    return h('details', { class: 'try' }, h('summary', {}, 'Try it'), ...inputs.map(([, input]) => input), schema ? body : null, send, out);
   };
   $('#title').textContent = doc.info.title + ' ' + doc.info.version;
   $('#intro').textContent = doc.info.description;
@@ -96,14 +107,16 @@ export const DOCS_SCRIPT = String.raw`
       main.append(h('section', { id },
         h('h2', {}, h('span', { class: 'm ' + method }, method.toUpperCase()), ' ', h('code', {}, path)),
         h('p', {}, op.summary), op.description ? h('p', { class: 'desc' }, op.description) : null,
-        (op.parameters || []).length ? h('div', {}, h('h3', {}, 'Query'), h('table', {}, op.parameters.map((p) => h('tr', {}, h('td', {}, h('code', {}, p.name)), h('td', {}, p.description))))) : null,
+        (op.parameters || []).length ? h('div', {}, h('h3', {}, 'Parameters'), h('table', {}, op.parameters.map((p) => h('tr', {},
+          h('td', {}, h('code', {}, p.name), p.required ? h('span', { class: 'req' }, ' required') : null),
+          h('td', {}, h('code', {}, p.in), p.description ? h('div', { class: 'desc' }, p.description) : null))))) : null,
         schema ? h('div', {}, h('h3', {}, 'Request body (' + Object.keys(op.requestBody.content)[0] + ')'), schemaView(schema)) : null,
         h('h3', {}, 'Responses'),
         h('table', {}, Object.entries(op.responses).map(([status, r]) => h('tr', {},
           h('td', {}, h('code', {}, status)),
           h('td', {}, r.description, ' ', Object.entries(r.content || {}).map(([type, c]) =>
             h('details', {}, h('summary', {}, type), schemaView(c.schema))))))),
-        tryIt(method.toUpperCase(), path, schema, body && body.example)));
+        tryIt(method.toUpperCase(), path, op.parameters || [], schema, body && body.example)));
     }
   }
 })();

@@ -27,7 +27,8 @@ details details { margin-left: 8px; }
 .req { color: #e8590c; font-size: 11px; }
 .m { font: 700 11px ui-monospace, monospace; padding: 2px 5px; border-radius: 4px; color: #fff; background: #2f9e44; }
 .m.post { background: #1c7ed6; }
-.try textarea { width: 100%; font: 13px ui-monospace, monospace; margin: 8px 0; background: transparent; color: inherit; border: 1px solid var(--line); border-radius: 6px; }
+.try textarea, .try input { width: 100%; font: 13px ui-monospace, monospace; margin: 8px 0; background: transparent; color: inherit; border: 1px solid var(--line); border-radius: 6px; }
+.try input { display: block; padding: 6px 8px; }
 .try button { font: inherit; padding: 6px 14px; border: 0; border-radius: 6px; background: var(--accent); color: #fff; cursor: pointer; }
 .out { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px; max-height: 400px; overflow: auto; }
 @media (max-width: 720px) { .layout { grid-template-columns: 1fr; } nav { position: static; max-height: none; border-right: 0; border-bottom: 1px solid var(--line); } }

@@ -30,6 +30,12 @@ export function eventJsonSchema(spec: AnyEndpointSpec): JsonSchema | undefined {
   return spec.event && convert(spec.event, 'output');
 }
 
+/** The path parameters of the spec's task lookup (GET `<path>/{id}`), for specs whose answer is a task. */
+export function lookupParamsJsonSchema(spec: AnyEndpointSpec): JsonSchema {
+  if (!spec.lookup) throw new Error(`${spec.name} answers no task to look up`);
+  return convert(spec.lookup.params, 'input');
+}
+
 /** The spec's one-line summary, or one said from its path and model kinds. */
 export function summaryOf(spec: AnyEndpointSpec): string {
   return spec.summary ?? `POST ${spec.path} on a model of kind ${spec.kinds.join(' or ')}.`;

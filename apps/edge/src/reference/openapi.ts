@@ -4,19 +4,29 @@
  * and error schemas. OpenAPI 3.1 schemas are JSON Schema 2020-12, so zod's conversion goes in as is,
  * its local `$defs` hoisted into components.
  */
-import type { AnyEndpointSpec } from '@unigate/contracts';
+import { lookupPath, type AnyEndpointSpec } from '@unigate/contracts';
 import { ACCOUNT_ROUTES, type AccountRoute } from './account-routes';
-import { eventJsonSchema, requestJsonSchema, responseJsonSchema, summaryOf, type JsonSchema } from './endpoint-schemas';
+import {
+  eventJsonSchema,
+  lookupParamsJsonSchema,
+  requestJsonSchema,
+  responseJsonSchema,
+  summaryOf,
+  type JsonSchema,
+} from './endpoint-schemas';
 import { ERROR_SCHEMAS, errorSchemaName } from './error-schemas';
 
 export interface OpenApiOptions {
   version: string;
+  /** The specs whose task lookup (GET `<path>/{id}`) this edge serves. */
+  lookups?: readonly AnyEndpointSpec[];
 }
 
-export function openApiDocument(specs: readonly AnyEndpointSpec[], { version }: OpenApiOptions): JsonSchema {
+export function openApiDocument(specs: readonly AnyEndpointSpec[], { version, lookups = [] }: OpenApiOptions): JsonSchema {
   const components = new Components();
   const paths: Record<string, unknown> = {};
   for (const spec of specs) paths[spec.path] = { post: endpointOperation(spec, components) };
+  for (const spec of lookups) paths[lookupPath(spec)] = { get: lookupOperation(spec, components) };
   for (const route of ACCOUNT_ROUTES) {
     paths[route.path] = { get: accountOperation(route, route.path) };
     if (route.alias) paths[route.alias] = { get: accountOperation(route, route.alias) };
@@ -74,6 +84,27 @@ function endpointOperation(spec: AnyEndpointSpec, components: Components) {
       ...errorResponses(shape, ['400', '401', ...(spec.units.length > 0 ? ['402'] : []), '403', '404', '413']),
       '429': errorResponse('Rate or concurrency limit (always Shape A, with Retry-After)', 'A'),
       '5XX': errorResponse('Gateway or upstream failure', shape),
+    },
+  };
+}
+
+/** GET `<path>/{id}`: the task an endpoint answered, in the same schema as that answer. */
+function lookupOperation(spec: AnyEndpointSpec, components: Components) {
+  const shape = spec.errorShape();
+  const id = (lookupParamsJsonSchema(spec).properties as Record<string, JsonSchema>).id;
+  return {
+    operationId: `${spec.name.replace(/\./g, '_')}_get`,
+    summary: spec.lookup!.summary,
+    description: 'Free. Only the tasks of your own account are found.',
+    parameters: [{ name: 'id', in: 'path', required: true, schema: id }],
+    responses: {
+      '200': {
+        description: 'The task',
+        content: { 'application/json': { schema: components.add(`${pascal(spec.name)}Response`, responseJsonSchema(spec)) } },
+      },
+      ...errorResponses(shape, ['400', '401']),
+      '404': errorResponse('No task with this id in your account', shape),
+      '5XX': errorResponse('Gateway or service failure', shape),
     },
   };
 }

@@ -4,9 +4,15 @@ import type { FastifyInstance } from 'fastify';
 import { DOCS_CSP, DOCS_HTML } from './docs-page';
 import { openApiDocument } from './openapi';
 
-export function registerReference(fastify: FastifyInstance, specs: readonly AnyEndpointSpec[], version: string): void {
+/** `lookups`: the specs whose task lookup route the edge serves (openapi.ts). */
+export function registerReference(
+  fastify: FastifyInstance,
+  specs: readonly AnyEndpointSpec[],
+  lookups: readonly AnyEndpointSpec[],
+  version: string,
+): void {
   // The specs are fixed for the process's life: the document is built once.
-  const document = JSON.stringify(openApiDocument(specs, { version }));
+  const document = JSON.stringify(openApiDocument(specs, { version, lookups }));
   fastify.get('/openapi.json', (_request, reply) => reply.type('application/json; charset=utf-8').send(document));
   fastify.get('/docs', (_request, reply) =>
     reply

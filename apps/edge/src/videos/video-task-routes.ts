@@ -2,7 +2,7 @@
  * GET /v1/videos/generations/{id} (SPEC.md §4): the caller's task by platform or upstream id, from
  * the video service; another account's task is a 404. Errors in the video family's Shape A.
  */
-import { VIDEO_GENERATIONS_PATH, videoGenerationsSpec, type VideoTaskPort } from '@unigate/contracts';
+import { lookupPath, videoGenerationsSpec, type VideoTaskPort } from '@unigate/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BearerSecret } from '@unigate/platform';
 import { checkAdminToken } from '../auth/admin.guard';
@@ -11,7 +11,7 @@ import type { Authenticator } from '../auth/authenticator';
 export function registerVideoTaskRoutes(fastify: FastifyInstance, tasks: VideoTaskPort, auth: Authenticator, adminToken: string): void {
   fastify.route<{ Params: { id: string } }>({
     method: 'GET',
-    url: `${VIDEO_GENERATIONS_PATH}/:id`,
+    url: lookupPath(videoGenerationsSpec).replace('{id}', ':id'),
     config: { spec: videoGenerationsSpec },
     onRequest: async (request: FastifyRequest) => {
       request.principal = await auth.authenticate(request, {});

@@ -9,6 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ENDPOINTS } from '@unigate/contracts';
 import { Admin, eventually } from './admin';
 import { chargeOf } from './media-billing';
+import { videoBody } from './video-cases';
 import type { Stack } from './stacks';
 import { json, useStack, type Loose } from './use-stack';
 
@@ -151,6 +152,40 @@ export function mcpSuite(start: () => Promise<Stack>) {
       (a) => a.reserved_usd === 0,
     );
     expect(Math.round((1 - account.balance_usd) * 1e6)).toBe(entry.cost_micros);
+  });
+
+  it('a video submitted with the videos_generations tool is polled with videos_generations_get to its result, and charged', async () => {
+    const { accountId, key } = await admin.fundedKey(2);
+    const client = await connect(key);
+    const { tools } = await client.listTools();
+    const lookup = tools.find((t) => t.name === 'videos_generations_get');
+    expect(lookup).toMatchObject({ title: 'GET /v1/videos/generations/{id}', annotations: { readOnlyHint: true } });
+    expect(lookup!.inputSchema).toMatchObject({ required: ['id'], properties: { id: { type: 'string' } } });
+
+    const submitted = await call(client, 'videos_generations', videoBody('beta2.6-t2v', 'a lighthouse [sim:polls=2]'));
+    expect(submitted.isError).toBeFalsy();
+    expect(submitted._meta?.http_status).toBe(202);
+    const task = submitted.structuredContent as Loose;
+    expect(task).toMatchObject({ object: 'video.generation.task', status: 'queued' });
+    const poll = (id: string) => call(client, 'videos_generations_get', { id });
+    const done = await eventually(
+      async () => (await poll(task.id)).structuredContent as Loose,
+      (t) => ['succeeded', 'failed', 'cancelled'].includes(t.status),
+    );
+    expect(done).toMatchObject({ id: task.id, status: 'succeeded', usage: { duration: 5 }, upstream_id: task.upstream_id });
+    // The link is on the origin the MCP client called, as over HTTP.
+    expect(done.content.video_url).toMatch(new RegExp(`^${mcpOrigin()}/v1/files/`));
+    expect((await poll(task.upstream_id)).structuredContent).toMatchObject({ id: task.id, status: 'succeeded' });
+    const charge = await chargeOf(admin, accountId, submitted._meta?.request_id as string);
+    expect(charge.cost_micros).toBe(5 * 100_000);
+
+    // Another account's task, an unknown id: the HTTP 404 as a tool error. No id: the 400 naming it.
+    const other = await call(await connect(stack.apiKey), 'videos_generations_get', { id: task.id });
+    expect(other).toMatchObject({ isError: true, _meta: { http_status: 404 } });
+    expect(textOf(other)).toBe(`No video task '${task.id}'.`);
+    const missing = await call(client, 'videos_generations_get', {});
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toBe("Invalid 'id': id is required");
   });
 
   it('the messages tool answers in the messages format; list_models lists what the key may use', async () => {

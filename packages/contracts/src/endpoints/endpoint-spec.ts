@@ -112,7 +112,21 @@ export interface EndpointSpec<Req = unknown, Res = unknown, Ev = unknown> {
   options?(headers: RequestHeaders, origin: string): Record<string, string>;
   /** Headers every answer of this endpoint carries. */
   replyHeaders?(requestId: string): Record<string, string>;
+  /**
+   * The answer is a task that finishes later: GET `<path>/{id}` (lookupPath) answers it again, in the
+   * same schema, until it is done. The reference and the MCP tools describe that route from this.
+   */
+  readonly lookup?: TaskLookup;
 }
+
+export interface TaskLookup {
+  summary: string;
+  /** The route's one path parameter, `id`. */
+  params: z.ZodObject<{ id: z.ZodString }>;
+}
+
+/** Where a task answered by `spec` is looked up again (OpenAPI path syntax). */
+export const lookupPath = (spec: AnyEndpointSpec) => `${spec.path}/{id}`;
 
 // Specs are heterogeneous: registries hold them with their types erased.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -6,7 +6,7 @@
 import { invalidParameter } from '../images/alpha-generation';
 import type { EndpointSpec } from '../endpoint-spec';
 import { planVideo, videoGenerationRequestSchema, type VideoGenerationRequest } from './video-rules';
-import { videoTaskSchema, type VideoTask } from './video-task';
+import { videoTaskLookupSchema, videoTaskSchema, type VideoTask } from './video-task';
 
 export const VIDEO_GENERATIONS_PATH = '/v1/videos/generations';
 /** The longest a task may run before it is failed (docs/video.md). */
@@ -39,6 +39,12 @@ export const videoGenerationsSpec: EndpointSpec<VideoGenerationRequest, VideoTas
   unknownModel: (model) =>
     /^beta\d/.test(model) ? { family: 'beta', error: invalidParameter(`Model '${model}' is not recognised.`, 'model') } : undefined,
   localize: (task, origin) => absoluteVideoLink(task, origin),
+  lookup: {
+    summary:
+      'A video task by its platform id or its upstream id: poll it until its status is succeeded, failed or cancelled; ' +
+      'a succeeded task carries content.video_url, usage and seed.',
+    params: videoTaskLookupSchema,
+  },
   // The webhook goes out long after the answer: it links the video on the origin the client called.
   options: (_headers, origin) => ({ origin }),
   plan: (model, req) => {
