@@ -104,7 +104,7 @@ describe('API reference: /openapi.json and /docs', () => {
     const op = doc.paths[lookupPath(videoGenerationsSpec)]?.get;
     expect(op).toBeDefined();
     expect(op.operationId).toBe('videos_generations_get');
-    expect(op.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 200 } }]);
+    expect(op.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 100 } }]);
     const submitted = doc.paths[videoGenerationsSpec.path].post.responses['202'].content['application/json'].schema;
     expect(op.responses['200'].content['application/json'].schema).toEqual(submitted);
     expect(doc.components.schemas[submitted.$ref.split('/').pop()].properties.status.enum).toContain('succeeded');

@@ -86,6 +86,15 @@ export function videoSuite(start: (env: Record<string, string>) => Promise<Stack
     await ended(owner.key, task.id);
   });
 
+  it('an id up to the 100 characters the reference allows is looked up; a longer one is a 414', async () => {
+    const { key } = await admin.fundedKey(1);
+    expect((await lookup(key, 'v'.repeat(100))).status).toBe(404);
+    const res = await lookup(key, 'v'.repeat(101));
+    expect(res.status).toBe(414);
+    // Refused while routing, before the route (and its family's Shape A) is known: the default shape.
+    expect(await res.json()).toMatchObject({ error: { code: 'uri_too_long' } });
+  });
+
   it('an upstream failure fails the task and gives the hold back: nothing charged', async () => {
     const { accountId, key } = await admin.fundedKey(10);
     const res = await submit(key, videoBody('beta2.6-i2v', 'doomed [sim:fail] [sim:polls=1]'));

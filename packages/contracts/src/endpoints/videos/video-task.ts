@@ -31,8 +31,11 @@ export const videoTaskSchema = z.looseObject({
 });
 export type VideoTask = z.infer<typeof videoTaskSchema>;
 
-/** The lookup (GET /v1/videos/generations/{id}): a platform id or an upstream id. */
-export const videoTaskLookupSchema = z.object({ id: z.string().min(1).max(200) });
+/**
+ * The lookup (GET /v1/videos/generations/{id}): a platform id or an upstream id. At most 100
+ * characters, Fastify's maxParamLength: the edge answers a longer one 414 before any route runs.
+ */
+export const videoTaskLookupSchema = z.object({ id: z.string().min(1).max(100) });
 export type VideoTaskLookup = z.infer<typeof videoTaskLookupSchema>;
 
 /** The most tasks one listing of an account's newest returns (VideoTaskPort.recent). */
