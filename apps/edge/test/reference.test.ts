@@ -111,6 +111,9 @@ describe('API reference: /openapi.json and /docs', () => {
     for (const status of ['401', '404']) {
       expect(op.responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorShapeA');
     }
+    // A too-long id is refused while routing, in the default shape; there is no other 400.
+    expect(op.responses['414'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorShapeB');
+    expect(op.responses).not.toHaveProperty('400');
   });
 
   it('covers every public route the edge serves, and documents none it does not serve', () => {

@@ -70,7 +70,8 @@ export const DOCS_SCRIPT = String.raw`
         if (p.in === 'path') u = u.replace('{' + p.name + '}', encodeURIComponent(input.value));
         else if (input.value) query.set(p.name, input.value);
       }
-      return query.size ? u + '?' + query : u;
+      const search = query.toString();
+      return search ? u + '?' + search : u;
     };
     const body = h('textarea', { rows: '8', spellcheck: 'false' });
     body.value = schema ? JSON.stringify(given ?? example(schema), null, 2) : '';

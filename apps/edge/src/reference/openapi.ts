@@ -102,8 +102,10 @@ function lookupOperation(spec: AnyEndpointSpec, components: Components) {
         description: 'The task',
         content: { 'application/json': { schema: components.add(`${pascal(spec.name)}Response`, responseJsonSchema(spec)) } },
       },
-      ...errorResponses(shape, ['400', '401']),
+      ...errorResponses(shape, ['401']),
       '404': errorResponse('No task with this id in your account', shape),
+      // Refused while routing, before the family is known: the default shape.
+      '414': errorResponse('An id longer than the parameter allows', 'B'),
       '5XX': errorResponse('Gateway or service failure', shape),
     },
   };
