@@ -85,6 +85,9 @@ export function mcpSuite(start: () => Promise<Stack>) {
     expect(prices.data.find((p: Loose) => p.model === MODEL).prices.output_per_mtok).toBeGreaterThan(0);
     const reference = await read('unigate://reference');
     for (const spec of ENDPOINTS) expect(reference).toContain(`### POST ${spec.path}`);
+    // The video task lookup too, with its tool.
+    expect(reference).toContain('### GET /v1/videos/generations/{id}');
+    expect(reference).toContain('- MCP tool: `videos_generations_get`');
   });
 
   it('the chat tool answers like the HTTP call and the ledger charges it exactly the same', async () => {
