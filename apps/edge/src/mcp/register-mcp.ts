@@ -26,13 +26,14 @@ export interface McpDeps {
   catalog: CatalogPort;
   /** The endpoint specs the edge serves: one tool each. */
   specs: readonly AnyEndpointSpec[];
-  /** The specs whose task lookup (GET `<path>/{id}`) the edge serves: one tool each. */
+  /** The specs whose task lookup (GET `<path>/{id}`) the edge serves: one tool each (default none). */
   lookups?: readonly AnyEndpointSpec[];
   logger: Logger;
 }
 
 export function registerMcp(fastify: FastifyInstance, deps: McpDeps): void {
-  const tools = gatewayTools(deps.specs, deps.lookups);
+  const lookups = deps.lookups ?? [];
+  const tools = gatewayTools(deps.specs, lookups);
   const local = new LocalCalls(fastify);
   registerProtectedResourceMetadata(fastify);
 
@@ -57,7 +58,7 @@ export function registerMcp(fastify: FastifyInstance, deps: McpDeps): void {
         billing: deps.billing,
         catalog: deps.catalog,
         specs: deps.specs,
-        lookups: deps.lookups ?? [],
+        lookups,
       },
     });
     // Plain JSON answers: each request is one exchange, and proxies pass JSON more readily than SSE.

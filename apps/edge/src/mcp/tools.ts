@@ -31,6 +31,9 @@ const STREAM_FIELDS = ['stream', 'stream_options'];
 /** `chat.completions` → `chat_completions`: names every MCP client accepts. */
 export const toolName = (spec: AnyEndpointSpec) => spec.name.replace(/[^A-Za-z0-9_-]/g, '_');
 
+/** `videos.generations` → `videos_generations_get`: the tool of the spec's task lookup. */
+export const lookupToolName = (spec: AnyEndpointSpec) => `${toolName(spec)}_get`;
+
 export function endpointTool(spec: AnyEndpointSpec): GatewayTool {
   const multipart = spec.body?.kind === 'multipart';
   const schema = withoutStreaming(requestJsonSchema(spec));
@@ -57,7 +60,7 @@ export function lookupTool(spec: AnyEndpointSpec): GatewayTool {
   if (!lookup) throw new Error(`${spec.name} answers no task to look up`);
   return {
     definition: {
-      name: `${toolName(spec)}_get`,
+      name: lookupToolName(spec),
       title: `GET ${lookupPath(spec)}`,
       description: `${lookup.summary} The same call as GET ${lookupPath(spec)} (the id is the one ${toolName(spec)} answered); free.`,
       inputSchema: lookupParamsJsonSchema(spec) as McpTool['inputSchema'],
@@ -105,7 +108,7 @@ export const balanceTool: GatewayTool = {
 };
 
 /** Every tool of a deployment serving `specs` and the task lookups of `lookups`. */
-export function gatewayTools(specs: readonly AnyEndpointSpec[], lookups: readonly AnyEndpointSpec[] = []): GatewayTool[] {
+export function gatewayTools(specs: readonly AnyEndpointSpec[], lookups: readonly AnyEndpointSpec[]): GatewayTool[] {
   return [...specs.map(endpointTool), ...lookups.map(lookupTool), listModelsTool, balanceTool];
 }
 

@@ -1,6 +1,6 @@
 /** The API reference as markdown, generated from the endpoint specs (the MCP `reference` resource). */
 import { lookupPath, type AnyEndpointSpec } from '@unigate/contracts';
-import { toolName } from '../mcp/tools';
+import { lookupToolName, toolName } from '../mcp/tools';
 import { ACCOUNT_ROUTES } from './account-routes';
 import { requestJsonSchema, summaryOf } from './endpoint-schemas';
 
@@ -11,7 +11,7 @@ const SHAPES: Record<string, string> = {
 };
 
 /** `lookups`: the specs whose task lookup (GET `<path>/{id}`) is served. */
-export function apiReferenceMarkdown(specs: readonly AnyEndpointSpec[], lookups: readonly AnyEndpointSpec[] = []): string {
+export function apiReferenceMarkdown(specs: readonly AnyEndpointSpec[], lookups: readonly AnyEndpointSpec[]): string {
   return [
     '# Unigate API reference',
     '',
@@ -70,7 +70,7 @@ function lookupSection(spec: AnyEndpointSpec): string[] {
     '',
     `- Answer: JSON, the same schema as POST ${spec.path}'s; free`,
     `- Errors: ${SHAPES[spec.errorShape()]}; 404 for an id your account does not have`,
-    `- MCP tool: \`${toolName(spec)}_get\``,
+    `- MCP tool: \`${lookupToolName(spec)}\``,
     '',
   ];
 }

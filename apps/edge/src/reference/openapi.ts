@@ -19,10 +19,10 @@ import { ERROR_SCHEMAS, errorSchemaName } from './error-schemas';
 export interface OpenApiOptions {
   version: string;
   /** The specs whose task lookup (GET `<path>/{id}`) this edge serves. */
-  lookups?: readonly AnyEndpointSpec[];
+  lookups: readonly AnyEndpointSpec[];
 }
 
-export function openApiDocument(specs: readonly AnyEndpointSpec[], { version, lookups = [] }: OpenApiOptions): JsonSchema {
+export function openApiDocument(specs: readonly AnyEndpointSpec[], { version, lookups }: OpenApiOptions): JsonSchema {
   const components = new Components();
   const paths: Record<string, unknown> = {};
   for (const spec of specs) paths[spec.path] = { post: endpointOperation(spec, components) };
