@@ -6,7 +6,7 @@
  * answer is read in one piece) skips undici's response stream (whole-body.ts).
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { Pool } from 'undici';
+import { Pool } from './undici-core';
 import { startUpstreamWait, type UpstreamWait } from './upstream-wait';
 import { dispatchWhole, type UpstreamBody } from './whole-body';
 

@@ -8,7 +8,8 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import { errors, GatewayError } from '@unigate/contracts';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent } from './undici-core';
 import { transportError } from './transport-errors';
 
 const BLOCKED = new BlockList();
@@ -85,6 +86,8 @@ let guarded: Agent | undefined;
 let trustedAgent: Agent | undefined;
 const guardedAgent = () => (guarded ??= new Agent({ connect: { lookup: publicLookup as never } }));
 const plainAgent = () => (trustedAgent ??= new Agent());
+/** Where a dispatcher sends a request for `url`. */
+const target = (url: URL) => ({ origin: url.origin, path: url.pathname + url.search });
 
 export interface SafeFetchOptions {
   /** Origins that are configured upstreams (exempt from the address check). */
@@ -122,7 +125,7 @@ export async function safeFetch(url: string, opts: SafeFetchOptions): Promise<Sa
     let res: Dispatcher.ResponseData;
     try {
       // undici follows no redirect by itself: each hop comes back here to be checked.
-      res = await request(parsed, { method: 'GET', signal, dispatcher: trusted ? plainAgent() : guardedAgent() });
+      res = await (trusted ? plainAgent() : guardedAgent()).request({ ...target(parsed), method: 'GET', signal });
     } catch (err) {
       if (refusedByGuard(err)) throw refused(current, 'not a public address');
       if (timeout.aborted && !opts.signal?.aborted) throw errors.upstream(504, `fetching ${current} timed out`, true);
@@ -186,12 +189,12 @@ export async function safePost(url: string, opts: SafePostOptions): Promise<numb
   // An address literal is connected to without a lookup: checked here instead.
   if (!opts.allowPrivate && isIP(host) && !isPublicAddress(host)) throw new Error(`refused to post to ${url}: not a public address`);
   try {
-    const res = await request(parsed, {
+    const res = await (opts.allowPrivate ? plainAgent() : guardedAgent()).request({
+      ...target(parsed),
       method: 'POST',
       headers: opts.headers,
       body: opts.body,
       signal: AbortSignal.timeout(opts.timeoutMs),
-      dispatcher: opts.allowPrivate ? plainAgent() : guardedAgent(),
     });
     await res.body.dump();
     return res.statusCode;
