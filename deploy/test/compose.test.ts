@@ -7,7 +7,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { TOPICS } from '@unigate/contracts';
-import { freePort, SERVICE_NODE_OPTIONS } from '@unigate/testing';
+import { freePort, SERVICE_MALLOC_MMAP_THRESHOLD, SERVICE_NODE_OPTIONS } from '@unigate/testing';
 import { parse } from 'yaml';
 import { ROOT, SERVICES, WORKLOADS, run, type Manifest } from './support';
 
@@ -93,9 +93,13 @@ describe('docker-compose.yml', () => {
     expect(env('media').AWS_SECRET_ACCESS_KEY).toBe(env('minio').MINIO_ROOT_PASSWORD);
   });
 
-  it("gives the edge and every service the harness's and the chart's NODE_OPTIONS, and the simulator none", () => {
-    for (const name of ['edge', ...SERVICES]) expect(env(name).NODE_OPTIONS).toBe(SERVICE_NODE_OPTIONS);
+  it("gives the edge and every service the harness's and the chart's NODE_OPTIONS and malloc threshold, and the simulator neither", () => {
+    for (const name of ['edge', ...SERVICES]) {
+      expect(env(name).NODE_OPTIONS).toBe(SERVICE_NODE_OPTIONS);
+      expect(env(name).MALLOC_MMAP_THRESHOLD_).toBe(SERVICE_MALLOC_MMAP_THRESHOLD);
+    }
     expect(env('upstream-sim').NODE_OPTIONS).toBeUndefined();
+    expect(env('upstream-sim').MALLOC_MMAP_THRESHOLD_).toBeUndefined();
   });
 
   it('routes the catalog to the simulator root by service name', () => {

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { TOPICS } from '@unigate/contracts';
 import { parseCatalogConfig } from '@unigate/catalog';
-import { SERVICE_NODE_OPTIONS } from '@unigate/testing';
+import { SERVICE_MALLOC_MMAP_THRESHOLD, SERVICE_NODE_OPTIONS } from '@unigate/testing';
 import { CHART, SERVICES, WORKLOADS, ensureHelm, parseYamlStream, run, type Manifest } from './support';
 
 const EXTERNAL_VALUES = join(CHART, 'ci', 'external-infra-values.yaml');
@@ -166,6 +166,15 @@ describe('helm template with default values', () => {
     );
     const edgeEnv = container(get(custom, 'Deployment', name('edge'))).env.filter((e: Manifest) => e.name === 'NODE_OPTIONS');
     expect(edgeEnv).toEqual([{ name: 'NODE_OPTIONS', value: '--max-old-space-size=100' }]);
+  });
+
+  it("gives every service the harness's malloc threshold, the simulator none, and a service's env replaces it", async () => {
+    for (const workload of ['edge', ...SERVICES])
+      expect(envVar(get(objects, 'Deployment', name(workload)), 'MALLOC_MMAP_THRESHOLD_')?.value).toBe(SERVICE_MALLOC_MMAP_THRESHOLD);
+    expect(envVar(get(objects, 'Deployment', name('upstream-sim')), 'MALLOC_MMAP_THRESHOLD_')).toBeUndefined();
+    const custom = await render('--set-string', 'services.chat.env.MALLOC_MMAP_THRESHOLD_=65536');
+    const chatEnv = container(get(custom, 'Deployment', name('chat'))).env.filter((e: Manifest) => e.name === 'MALLOC_MMAP_THRESHOLD_');
+    expect(chatEnv).toEqual([{ name: 'MALLOC_MMAP_THRESHOLD_', value: '65536' }]);
   });
 
   it('creates every Kafka topic of the contracts in a pre-install hook Job', () => {

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { createTestDatabase } from './database';
 import { kafkaBrokers, redisUrl } from './env';
 import { uniqueName } from './names';
-import { MOCK_KAFKA_FETCH_MAX_WAIT_MS, SERVICE_NODE_OPTIONS } from './infra';
+import { MOCK_KAFKA_FETCH_MAX_WAIT_MS, SERVICE_MALLOC_MMAP_THRESHOLD, SERVICE_NODE_OPTIONS } from './infra';
 import { freePort } from './net';
 import { startTestS3 } from './s3';
 import { startNodeProcess, type NodeProcess } from './process';
@@ -190,6 +190,7 @@ export async function startDistributed(extraEnv: Record<string, string> = {}, op
     KAFKA_FETCH_MAX_WAIT_MS: fetchWait === null ? undefined : String(fetchWait),
     // What the chart and compose give every service (docs/operations.md "Memory").
     NODE_OPTIONS: [process.env.NODE_OPTIONS, SERVICE_NODE_OPTIONS].filter(Boolean).join(' '),
+    MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? SERVICE_MALLOC_MMAP_THRESHOLD,
     ...storage,
     ...extraEnv,
   };

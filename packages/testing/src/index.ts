@@ -14,6 +14,7 @@ export {
   parseMockBootstrap,
   tcpAccepts,
   SERVICE_NODE_OPTIONS,
+  SERVICE_MALLOC_MMAP_THRESHOLD,
   type KafkaTestBroker,
 } from './infra';
 export {
