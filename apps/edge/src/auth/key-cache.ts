@@ -4,6 +4,7 @@
  * everything else (limits, model lists).
  */
 import type { KeyPrincipal } from '@unigate/contracts';
+import { dropOldest } from '@unigate/platform';
 
 interface Entry {
   principal: KeyPrincipal | null;
@@ -30,8 +31,9 @@ export class KeyCache {
 
   /** Unknown keys are cached too, but only for a short while, so a new key works almost at once. */
   set(hash: string, principal: KeyPrincipal | null, now = Date.now()): void {
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(hash, { principal, expires: now + (principal ? this.ttlMs : Math.min(this.ttlMs, 1_000)) });
+    // Unknown keys fill it too: a client sending random keys must not make each insert slower.
+    dropOldest(this.entries, this.maxEntries);
   }
 
   delete(hash: string): void {

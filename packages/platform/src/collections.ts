@@ -1,0 +1,16 @@
+/**
+ * Keeps an insertion-ordered Map or Set at `max` entries or fewer by deleting its oldest ones, an
+ * eighth of `max` at a time once it is over. Why not one at a time: V8 leaves a deleted entry as a
+ * hole until the table is rehashed, and iterating from the start steps over every hole, so finding
+ * the first entry after each insert costs time in proportion to the deletions so far. With `max`
+ * 100,000 that was 0.2 µs per insert at first and 66 µs after 300,000 (a bare loop), and standalone
+ * served 20 % less by the end of the bench's 60 s run. In batches the walk is paid once per batch.
+ */
+export function dropOldest<K>(entries: Map<K, unknown> | Set<K>, max: number): void {
+  if (entries.size <= max) return;
+  let drop = entries.size - max + Math.floor(max / 8);
+  for (const key of entries.keys()) {
+    if (drop-- <= 0) break;
+    entries.delete(key);
+  }
+}
