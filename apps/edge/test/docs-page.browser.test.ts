@@ -91,9 +91,9 @@ describe('/docs in Chromium', () => {
     const models = page.locator('#v1_models');
     await models.locator('details.try > summary').click();
     await models.locator('details.try button').click();
-    await page.waitForFunction("document.querySelector('#v1_models .out')?.textContent?.startsWith('200 ')", undefined, {
-      timeout: 10_000,
-    });
+    // A locator wait, not waitForFunction: the page's CSP forbids eval, which Playwright's polling of a
+    // string predicate needs once the first check is not yet true (a fresh-clone CI run failed on it).
+    await models.locator('.out').filter({ hasText: /^200 / }).waitFor({ timeout: 10_000 });
     expect(await models.locator('.out').textContent()).toContain('"id": "docs-test-model"');
 
     // A path parameter is an input of its own; what is typed in fills the path, encoded.
@@ -102,9 +102,7 @@ describe('/docs in Chromium', () => {
     await lookup.locator('details.try > summary').click();
     await lookup.locator('details.try input[aria-label="id"]').fill(TASK.id);
     await lookup.locator('details.try button').click();
-    await page.waitForFunction("document.querySelector('#videos_generations_get .out')?.textContent?.startsWith('200 ')", undefined, {
-      timeout: 10_000,
-    });
+    await lookup.locator('.out').filter({ hasText: /^200 / }).waitFor({ timeout: 10_000 });
     expect(await lookup.locator('.out').textContent()).toContain('"status": "succeeded"');
 
     await page.setViewportSize({ width: 390, height: 844 });
