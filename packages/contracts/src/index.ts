@@ -12,3 +12,4 @@ export * from './responses';
 export * from './endpoints';
 export * from './limits';
 export * from './api-keys';
+export * from './collections';

@@ -31,5 +31,4 @@ export * from './storage/s3-object-store';
 export * from './storage/result-storage';
 export * from './storage/result-links';
 export * from './process-ids';
-export * from './collections';
 // The database helpers are `@unigate/platform/database` (src/database/index.ts).

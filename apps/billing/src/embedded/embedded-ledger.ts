@@ -17,10 +17,10 @@
  * settled on the next turn. A kill -9 at any point after the append loses nothing: the next start
  * settles every journaled event the ledger lacks (`recover()`).
  */
-import type { UsageRecorded } from '@unigate/contracts';
+import { dropOldest, type UsageRecorded } from '@unigate/contracts';
 import type { Logger } from '@unigate/platform';
 import { Histogram } from 'prom-client';
-import { dropOldest, metricsRegistry } from '@unigate/platform';
+import { metricsRegistry } from '@unigate/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { findAccountRow, readAccount } from '../domain/account-queries';
 import { addToBalance, insertCredit } from '../domain/accounts';

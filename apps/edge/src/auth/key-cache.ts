@@ -3,8 +3,7 @@
  * the hot path. Revocation drops the entry at once (key.revoked event); the TTL bounds staleness of
  * everything else (limits, model lists).
  */
-import type { KeyPrincipal } from '@unigate/contracts';
-import { dropOldest } from '@unigate/platform';
+import { dropOldest, type KeyPrincipal } from '@unigate/contracts';
 
 interface Entry {
   principal: KeyPrincipal | null;

@@ -40,6 +40,38 @@ describe('PromptCache', () => {
     expect(cache.use(req('1h')).cache_read_input_tokens).toBe(1103);
   });
 
+  it('treats an entry as expired from its ttl on, also between the once-a-second sweeps', () => {
+    let now = 0;
+    const cache = new PromptCache(() => now);
+    const req = (word: string) => ({
+      model: 'm',
+      system: [{ type: 'text' as const, text: long(word), cache_control: cc }],
+      messages: [{ role: 'user' as const, content: 'q' }],
+    });
+    cache.use(req('rules'));
+    now = 5 * 60_000 - 500; // a sweep runs here, while 'rules' is still fresh
+    expect(cache.use(req('other')).cache_read_input_tokens).toBe(0);
+    now = 5 * 60_000 + 100; // under a second later: no sweep, and 'rules' has expired
+    expect(cache.use(req('rules'))).toEqual({ cache_read_input_tokens: 0, cache_creation_input_tokens: 1103 });
+    expect(cache.use(req('rules')).cache_read_input_tokens).toBe(1103);
+  });
+
+  it('keeps at most 10,000 entries, the newest', () => {
+    let now = 0;
+    const cache = new PromptCache(() => now);
+    const req = (i: number) => ({
+      model: `m${i}`,
+      system: [{ type: 'text' as const, text: long('rules'), cache_control: cc }],
+      messages: [{ role: 'user' as const, content: 'q' }],
+    });
+    for (let i = 0; i < 10_050; i++) {
+      now = i; // every request within the ttl: only the bound drops entries
+      cache.use(req(i));
+    }
+    expect(cache.use(req(10_049)).cache_read_input_tokens).toBe(1103);
+    expect(cache.use(req(0)).cache_read_input_tokens).toBe(0);
+  });
+
   it('ignores breakpoints under 1,024 tokens', () => {
     const cache = new PromptCache(() => 0);
     const req = {

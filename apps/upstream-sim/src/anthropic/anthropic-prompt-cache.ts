@@ -6,7 +6,13 @@
  * to its last breakpoint (`cache_creation_input_tokens`). Prefixes under 1,024 tokens are not cached,
  * as with the real API. Tokens are the shared estimator's, as everywhere in the simulator.
  */
-import { countPromptTokens, REPLY_PRIMING_TOKENS, type AnthropicContentBlock, type AnthropicCountTokensRequest } from '@unigate/contracts';
+import {
+  countPromptTokens,
+  dropOldest,
+  REPLY_PRIMING_TOKENS,
+  type AnthropicContentBlock,
+  type AnthropicCountTokensRequest,
+} from '@unigate/contracts';
 import { createHash } from 'node:crypto';
 import { promptMessages } from './anthropic-prompt';
 
@@ -30,6 +36,7 @@ export interface CacheUse {
 
 export class PromptCache {
   private readonly entries = new Map<string, number>();
+  private sweptAt = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -46,9 +53,16 @@ export class PromptCache {
     return { cache_read_input_tokens: read, cache_creation_input_tokens: last.tokens - read };
   }
 
+  /**
+   * Expired entries are swept at most once a second, not on every request: a sweep walks them all, and
+   * an expired entry left in place a moment longer is still a miss (its time is checked on lookup).
+   */
   private prune(now: number): void {
-    for (const [key, expires] of this.entries) if (expires <= now) this.entries.delete(key);
-    while (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+    if (now - this.sweptAt >= 1000) {
+      this.sweptAt = now;
+      for (const [key, expires] of this.entries) if (expires <= now) this.entries.delete(key);
+    }
+    dropOldest(this.entries, MAX_ENTRIES);
   }
 }
 

@@ -4,6 +4,7 @@
  * failures as on the DashScope route (`[sim:polls=N]`, `[sim:fail]`, `[sim:cancel]`).
  */
 import { randomBytes } from 'node:crypto';
+import { dropOldest } from '@unigate/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { taskScript } from '../dashscope/dashscope-video-routes';
 import { tinyMp4 } from '../shared/mp4';
@@ -70,7 +71,7 @@ export async function arkVideoRoutes(app: FastifyInstance, opts: { state: SimSta
       ...taskScript(text),
     };
     tasks.set(task.id, task);
-    if (tasks.size > MAX_TASKS) tasks.delete(tasks.keys().next().value!);
+    dropOldest(tasks, MAX_TASKS);
     return { id: task.id };
   });
 

@@ -4,7 +4,7 @@
  * serves. Errors in Shape A.
  */
 import { randomUUID } from 'node:crypto';
-import { countTextTokens } from '@unigate/contracts';
+import { countTextTokens, dropOldest } from '@unigate/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { embeddingVector } from '../shared/embedding-vector';
 import { generatedImage } from '../shared/image-bytes';
@@ -85,7 +85,7 @@ export async function dashscopeRoutes(app: FastifyInstance, opts: { state: SimSt
     if (input.text.trim() === '') return dashscopeError(reply, 400, 'input.text must not be empty');
     const id = randomUUID();
     audio.set(id, input.text);
-    if (audio.size > MAX_AUDIO_LINKS) audio.delete(audio.keys().next().value!);
+    dropOldest(audio, MAX_AUDIO_LINKS);
     const url = `http://${req.headers.host}${AUDIO_PREFIX}${id}.wav?Expires=${Math.floor(Date.now() / 1000) + 86400}`;
     return {
       request_id: randomUUID(),
@@ -106,7 +106,7 @@ export async function dashscopeRoutes(app: FastifyInstance, opts: { state: SimSt
       .map(Number);
     const id = randomUUID();
     images.set(id, await generatedImage(`${prompt}|${String(obj(body.parameters).seed ?? '')}`, 0, width, height, 'png'));
-    if (images.size > MAX_IMAGE_LINKS) images.delete(images.keys().next().value!);
+    dropOldest(images, MAX_IMAGE_LINKS);
     const expires = Math.floor(Date.now() / 1000) + 86400;
     return {
       output: {

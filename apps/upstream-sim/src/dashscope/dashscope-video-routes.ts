@@ -6,6 +6,7 @@
  * `[sim:cancel]` (CANCELED). The control endpoint's faults apply to both paths.
  */
 import { randomUUID } from 'node:crypto';
+import { dropOldest } from '@unigate/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { tinyMp4 } from '../shared/mp4';
 import type { SimState } from '../sim-state';
@@ -64,7 +65,7 @@ export async function dashscopeVideoRoutes(app: FastifyInstance, opts: { state: 
     const duration = Number(obj(body.parameters).duration ?? 5);
     const task: SimTask = { id: randomUUID(), model, prompt, duration, polls: 0, submitted: stamp(), ...taskScript(prompt) };
     tasks.set(task.id, task);
-    if (tasks.size > MAX_TASKS) tasks.delete(tasks.keys().next().value!);
+    dropOldest(tasks, MAX_TASKS);
     return { output: { task_id: task.id, task_status: 'PENDING' }, request_id: randomUUID() };
   });
 

@@ -5,7 +5,7 @@
  * continue it; an unknown or unstored one is Gemini's 404.
  */
 import { randomBytes } from 'node:crypto';
-import { countTextTokens } from '@unigate/contracts';
+import { countTextTokens, dropOldest } from '@unigate/contracts';
 import type { FastifyInstance } from 'fastify';
 import { generatedImage, type OutputFormat } from '../shared/image-bytes';
 import type { SimState } from '../sim-state';
@@ -64,7 +64,7 @@ export async function interactionsRoutes(app: FastifyInstance, opts: { state: Si
     const id = `v1_${randomBytes(12).toString('base64url')}`;
     if (body.store !== false) {
       kept.set(id, turns);
-      if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value!);
+      dropOldest(kept, MAX_KEPT);
     }
     const inputTokens = countTextTokens(turns.join('\n')) + images * 1290;
     const now = new Date().toISOString();

@@ -5,7 +5,7 @@
  * million-token conversation costs one hash per message, not its text.
  */
 import { createHash } from 'node:crypto';
-import { countPromptTokens, REPLY_PRIMING_TOKENS, type ChatMessage } from '@unigate/contracts';
+import { countPromptTokens, dropOldest, REPLY_PRIMING_TOKENS, type ChatMessage } from '@unigate/contracts';
 
 export class PrefixCache {
   /** Prefix hash → nothing; Map iteration order is the LRU order (oldest first). */
@@ -47,7 +47,7 @@ export class PrefixCache {
 
   private add(hash: string): void {
     this.seen.set(hash, true);
-    if (this.seen.size > this.capacity) this.seen.delete(this.seen.keys().next().value as string);
+    dropOldest(this.seen, this.capacity);
   }
 }
 
