@@ -9,13 +9,14 @@ import { createLogger, KafkaEventBus, type EventMeta } from '@unigate/platform';
 const logger = createLogger('kafka-event-bus-test', 'silent');
 const buses: KafkaEventBus[] = [];
 
-function newBus(topicPrefix: string, log = logger): KafkaEventBus {
+function newBus(topicPrefix: string, log = logger, lingerMs?: number): KafkaEventBus {
   const bus = new KafkaEventBus({
     brokers: kafkaBrokers(),
     clientId: 'platform-test',
     topicPrefix,
     logger: log,
     retryBackoff: { initialMs: 50, maxMs: 200 },
+    lingerMs,
   });
   buses.push(bus);
   return bus;
@@ -190,4 +191,32 @@ test('an idle bus does not spin: its request queues check for pending requests o
     checks.mockRestore();
     sends.mockRestore();
   }
+}, 60_000);
+
+test('lingering: a message on an idle bus goes at once; those that follow wait for the window to end (or close) and go together', async () => {
+  // A window far longer than the test: what is acknowledged early went without waiting for it.
+  const prefix = uniqueName('kbus');
+  const bus = newBus(prefix, logger, 600_000);
+  const seen: unknown[] = [];
+  await bus.subscribe('lingered', 'group-linger', async (payload) => {
+    seen.push(payload);
+  });
+  await bus.publish('lingered', 'k', { n: 1 });
+  let acknowledged = 0;
+  const later = [2, 3].map((n) => bus.publish('lingered', 'k', { n }).then(() => acknowledged++));
+  await new Promise((r) => setTimeout(r, 500));
+  expect(acknowledged).toBe(0);
+  expect(seen).toEqual([{ n: 1 }]);
+  // Closing sends what waits (SIGTERM loses nothing) and leaves no window timer behind.
+  await bus.close();
+  await Promise.all(later);
+  expect(acknowledged).toBe(2);
+  // A new group reads the topic from its start.
+  const reader = newBus(prefix);
+  const read: unknown[] = [];
+  await reader.subscribe('lingered', 'group-linger-reader', async (payload) => {
+    read.push(payload);
+  });
+  await waitFor('all three messages', () => read.length >= 3);
+  expect(read).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
 }, 60_000);

@@ -43,8 +43,10 @@ export interface KafkaEventBusOptions {
   maxWaitTimeMs?: number;
   retryBackoff?: BackoffOptions;
   /**
-   * Publish in batches: a message waits at most this long (ms) for others to share its produce
-   * request (one round trip, one acknowledgement for all). 0 (default) sends each at once.
+   * Publish in batches, at most one produce request per this many ms: a message on a bus that sent
+   * nothing in the last `lingerMs` goes at once, and the messages that follow within that window share
+   * the produce request sent when it ends (one round trip, one acknowledgement for all). No message
+   * waits longer than this. 0 (default) sends each at once.
    */
   lingerMs?: number;
 }
@@ -118,6 +120,7 @@ export class KafkaEventBus implements EventBus {
   private connecting?: Promise<void>;
   private closed = false;
   private pending: Pending[] = [];
+  /** Set while a linger window is open: a produce request went out less than `lingerMs` ago. */
   private lingerTimer?: NodeJS.Timeout;
   private inFlight = new Set<Promise<void>>();
 
@@ -179,17 +182,24 @@ export class KafkaEventBus implements EventBus {
     if (this.closed) throw new Error('KafkaEventBus is closed');
     return new Promise((resolve, reject) => {
       this.pending.push({ topic: this.name(topic), message, resolve, reject });
-      if (this.pending.length >= MAX_LINGER_BATCH) this.flush();
-      else this.lingerTimer ??= setTimeout(() => this.flush(), this.opts.lingerMs);
+      // Idle (no window open): waiting would only delay this message; those that follow it batch.
+      if (this.pending.length >= MAX_LINGER_BATCH || !this.lingerTimer) this.flush();
     });
   }
 
-  /** Sends what waits to be published, in one produce request per flush. */
+  /** Sends what waits to be published, in one produce request per flush, and opens a linger window. */
   private flush(): void {
     clearTimeout(this.lingerTimer);
     this.lingerTimer = undefined;
+    const batch = this.sendPending();
+    // A window opens only behind a produce request: a window that ends with nothing waiting closes.
+    if (batch && !this.closed) this.lingerTimer = setTimeout(() => this.flush(), this.opts.lingerMs);
+  }
+
+  /** One produce request for every message waiting; false when none was. */
+  private sendPending(): boolean {
     const batch = this.pending.splice(0);
-    if (batch.length === 0) return;
+    if (batch.length === 0) return false;
     const byTopic = new Map<string, Pending['message'][]>();
     for (const p of batch) {
       const messages = byTopic.get(p.topic);
@@ -204,6 +214,7 @@ export class KafkaEventBus implements EventBus {
       );
     this.inFlight.add(sent);
     void sent.finally(() => this.inFlight.delete(sent));
+    return true;
   }
 
   async subscribe(topic: string, groupId: string, handler: EventHandler): Promise<void> {
@@ -429,8 +440,10 @@ export class KafkaEventBus implements EventBus {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    // What waits to be published goes out first (SIGTERM loses nothing).
-    this.flush();
+    // What waits to be published goes out first (SIGTERM loses nothing); no window opens behind it.
+    clearTimeout(this.lingerTimer);
+    this.lingerTimer = undefined;
+    this.sendPending();
     await Promise.allSettled([...this.inFlight]);
     this.closed = true;
     for (const sub of this.subscriptions) {
