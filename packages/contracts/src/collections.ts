@@ -14,3 +14,12 @@ export function dropOldest<K>(entries: Map<K, unknown> | Set<K>, max: number): v
     entries.delete(key);
   }
 }
+
+/** `value` and everything it holds made read-only (a value shared between callers that none may change). */
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

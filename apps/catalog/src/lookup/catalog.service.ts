@@ -5,7 +5,7 @@
  * catalog service builds it from its configuration; every edge replica builds its own from the
  * service's snapshot (snapshot.ts), so resolving a model costs no network hop.
  */
-import { errors, type CatalogPort, type Channel, type ModelInfo, type ModelRoute } from '@unigate/contracts';
+import { deepFreeze, errors, type CatalogPort, type Channel, type ModelInfo, type ModelRoute } from '@unigate/contracts';
 import { orderChannels } from './channel-order';
 import type { RandomSource } from './random';
 
@@ -80,12 +80,4 @@ export class CatalogService implements CatalogPort {
   snapshotData(): CatalogData {
     return this.data;
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }

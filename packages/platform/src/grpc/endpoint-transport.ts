@@ -34,7 +34,7 @@ import { sessionHandler, streamHandler, unaryHandler } from './grpc-server';
 import { SessionPool, type SessionPoolOptions } from './session-pool';
 import { endSpan, serveInSpan, startSessionCallSpan } from './session-tracing';
 import { encodeWithBlobs } from './wire-blobs';
-import { decodeJson, encodeJson } from './wire-json';
+import { decodeJson, encodeJson, repeatingJsonDecoder } from './wire-json';
 
 function specOf(name: string): AnyEndpointSpec {
   const spec = endpointSpec(name);
@@ -60,6 +60,8 @@ function encodeCall(call: EndpointCall): EndpointCallMsg {
   };
 }
 
+const decodeRoute = repeatingJsonDecoder(modelRouteSchema, 'route', 'request');
+
 function decodeCall(msg: EndpointCall__Output): EndpointCall {
   const spec = specOf(msg.endpoint);
   return {
@@ -69,7 +71,7 @@ function decodeCall(msg: EndpointCall__Output): EndpointCall {
     key_id: msg.key_id,
     tier: tierFromWire(msg.tier),
     hold_id: msg.hold_id || null,
-    route: decodeJson(modelRouteSchema, msg.route, 'route', 'request'),
+    route: decodeRoute(msg.route),
     body: decodeJson(spec.request, msg.body, 'body', 'request', msg.body_blobs),
     options: { ...msg.options },
     files: msg.files.length
