@@ -17,6 +17,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { CLUSTER_MARKER, copyTemplateCluster, defaultTemplateDir } from './cluster-template';
 import { EMBEDDED_WORKER_SOURCE } from './embedded-postgres-worker';
 
 export const EMBEDDED_POOL_SIZE = 1;
@@ -38,7 +39,14 @@ export interface EmbeddedPostgresOptions {
   maxConnections?: number;
   /** Port on 127.0.0.1 (default 0: any free port). */
   port?: number;
+  /**
+   * Where a new data directory is copied from (cluster-template.ts): default, a template beside the
+   * installed PGlite, made on first use; null runs initdb in the directory itself.
+   */
+  template?: string | null;
 }
+
+const PGLITE_ENTRY = require.resolve('@electric-sql/pglite');
 
 type WorkerMessage = { type: 'ready'; conn: string } | { type: 'initialized' } | { type: 'error'; message: string } | { type: 'closed' };
 
@@ -49,7 +57,7 @@ function startWorker(dir: string, opts: EmbeddedPostgresOptions, initOnly: boole
       dataDir: dir,
       port: opts.port ?? 0,
       maxConnections: opts.maxConnections ?? 64,
-      pglite: require.resolve('@electric-sql/pglite'),
+      pglite: PGLITE_ENTRY,
       postgresqlconf: EMBEDDED_POSTGRES_CONF,
       initOnly,
     },
@@ -68,17 +76,39 @@ function startWorker(dir: string, opts: EmbeddedPostgresOptions, initOnly: boole
   return { worker, started };
 }
 
+/**
+ * initdb in `dir`, by a worker of its own that then exits: initdb's WASM memory (about 500 MB
+ * resident) would otherwise stay with the process for its lifetime.
+ */
+async function initdb(dir: string, opts: EmbeddedPostgresOptions): Promise<void> {
+  const init = startWorker(dir, opts, true);
+  const exited = new Promise<void>((done) => init.worker.once('exit', () => done()));
+  await init.started;
+  await exited;
+}
+
+/** A new cluster in `dir`: copied from the template when one can be had, else made in place. */
+async function initialize(dir: string, opts: EmbeddedPostgresOptions): Promise<void> {
+  let template: string | null;
+  try {
+    template = opts.template === undefined ? defaultTemplateDir(PGLITE_ENTRY) : opts.template;
+  } catch {
+    template = null;
+  }
+  if (template) {
+    try {
+      return await copyTemplateCluster(dir, template, (into) => initdb(into, opts));
+    } catch {
+      // No template to be had (a read-only install, a full disk): initdb here, as without one.
+    }
+  }
+  await initdb(dir, opts);
+}
+
 export async function startEmbeddedPostgres(dataDir: string, opts: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
   const dir = resolve(dataDir);
   await mkdir(dir, { recursive: true });
-  // A new data directory is initialised (initdb) by a worker of its own that then exits: initdb's
-  // WASM memory (about 500 MB resident) would otherwise stay with the process for its lifetime.
-  if (!existsSync(join(dir, 'PG_VERSION'))) {
-    const init = startWorker(dir, opts, true);
-    const exited = new Promise<void>((done) => init.worker.once('exit', () => done()));
-    await init.started;
-    await exited;
-  }
+  if (!existsSync(join(dir, CLUSTER_MARKER))) await initialize(dir, opts);
   const { worker, started } = startWorker(dir, opts, false);
   const msg = await started;
   if (msg.type !== 'ready') throw new Error(`embedded Postgres failed to start: ${msg.type}`);
