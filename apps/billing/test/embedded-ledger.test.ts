@@ -13,10 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryEventBus } from '@unigate/platform';
 import { EMBEDDED_POOL_SIZE, startEmbeddedPostgres, type EmbeddedPostgres } from '@unigate/platform/database';
+import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { COMMIT_WINDOW_MS, createBillingDomain, openBillingDataSource, type BillingDomain } from '../src';
 import { EmbeddedLedger } from '../src/embedded/embedded-ledger';
 import { LedgerJournal } from '../src/embedded/ledger-journal';
+import { WRITE_ENTRIES_AND_BALANCES } from '../src/domain/usage-event';
 import { balanceMicros, ledgerCount, logger, principal, usageEvent, waitFor } from './harness';
 
 let dir: string;
@@ -304,20 +306,26 @@ test('a charge whose request outlived the memory of recent requests is written o
 
 test('a failing database is retried with growing waits, and a stopped ledger leaves no retry behind', async () => {
   const acc = await domain.billing.createAccount('embedded-backoff', 1_000_000);
-  // A batch of charges only is one statement on the data source's manager.
-  const failing = jest.spyOn(ds.manager, 'query').mockRejectedValue(new Error('database gone'));
+  // A batch of charges only is one prepared statement on the data source's pg pool: that one fails.
+  const pool = (ds.driver as unknown as { master: Pool }).master;
+  const query = pool.query.bind(pool) as (config: { name?: string }) => Promise<unknown>;
+  const failing = jest.fn((config: { name?: string }) =>
+    config.name === WRITE_ENTRIES_AND_BALANCES.name ? Promise.reject(new Error('database gone')) : query(config),
+  );
+  const spy = jest.spyOn(pool, 'query').mockImplementation(failing as never);
+  const attempts = () => failing.mock.calls.filter(([config]) => config.name === WRITE_ENTRIES_AND_BALANCES.name).length;
   try {
     await domain.settle(usageEvent(acc.id, { request_id: 'backoff-1', cost_micros: 1_000 }));
     await new Promise((r) => setTimeout(r, 400));
     // A fixed 5 ms window would have tried about 80 times; doubling waits try fewer than 10.
-    expect(failing.mock.calls.length).toBeGreaterThan(1);
-    expect(failing.mock.calls.length).toBeLessThan(10);
+    expect(attempts()).toBeGreaterThan(1);
+    expect(attempts()).toBeLessThan(10);
     await domain.stop();
-    const afterStop = failing.mock.calls.length;
+    const afterStop = attempts();
     await new Promise((r) => setTimeout(r, 300));
-    expect(failing.mock.calls.length).toBe(afterStop);
+    expect(attempts()).toBe(afterStop);
   } finally {
-    failing.mockRestore();
+    spy.mockRestore();
   }
 });
 

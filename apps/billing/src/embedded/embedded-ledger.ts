@@ -22,14 +22,14 @@ import type { Logger } from '@unigate/platform';
 import { Histogram } from 'prom-client';
 import { metricsRegistry } from '@unigate/platform';
 import type { DataSource, EntityManager } from 'typeorm';
-import { findAccountRow, readAccount } from '../domain/account-queries';
+import { findAccountRow, readAccount, run, type Db } from '../domain/account-queries';
 import { addToBalance, insertCredit } from '../domain/accounts';
 import type { LiveAccount, LiveMoney } from '../domain/live-money';
 import {
   entryRow,
   INSERT_ENTRIES_SQL,
   validUsageEvent,
-  WRITE_ENTRIES_AND_BALANCES_SQL,
+  WRITE_ENTRIES_AND_BALANCES,
   type EntryRow,
   type SettleOutcome,
 } from '../domain/usage-event';
@@ -364,8 +364,8 @@ export class EmbeddedLedger implements LiveMoney {
     const credits = batch.filter((p): p is PendingCredit => p.kind === 'credit');
     let outcomes: CreditOutcome[] = [];
     if (credits.length === 0) {
-      // The usual batch: one statement, one round trip to the database (it is atomic on its own).
-      await this.writeEntries(this.ds.manager, entries, balances);
+      // The usual batch: one prepared statement, one round trip to the database (atomic on its own).
+      await this.writeEntries(this.ds, entries, balances);
     } else {
       outcomes = await this.ds.transaction(async (m) => {
         if (entries.length > 0) await this.writeEntries(m, entries, balances);
@@ -388,8 +388,8 @@ export class EmbeddedLedger implements LiveMoney {
     }
   }
 
-  private async writeEntries(m: EntityManager, entries: PendingEntry[], balances: Map<string, number>): Promise<void> {
-    const inserted: Array<{ request_id: string }> = await m.query(WRITE_ENTRIES_AND_BALANCES_SQL, [
+  private async writeEntries(db: Db, entries: PendingEntry[], balances: Map<string, number>): Promise<void> {
+    const inserted = await run<{ request_id: string }>(db, WRITE_ENTRIES_AND_BALANCES, [
       JSON.stringify(entries.map((e) => e.row)),
       JSON.stringify([...balances].map(([id, balance]) => ({ id, balance }))),
     ]);
