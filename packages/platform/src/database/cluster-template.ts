@@ -33,7 +33,8 @@ export function defaultTemplateDir(pgliteEntry: string): string {
  * rename wins and the others are dropped.
  */
 export async function copyTemplateCluster(dir: string, template: string, initdb: (into: string) => Promise<void>): Promise<void> {
-  if (!existsSync(join(template, CLUSTER_MARKER))) {
+  const marker = join(template, CLUSTER_MARKER);
+  if (!existsSync(marker)) {
     // Unique per call: two starts in one process may be making one at the same moment.
     const aside = `${template}.${randomUUID()}`;
     try {
@@ -41,12 +42,12 @@ export async function copyTemplateCluster(dir: string, template: string, initdb:
       await initdb(aside);
       await rename(aside, template).catch((err: NodeJS.ErrnoException) => {
         // Another process's template got there first: use it.
-        if (!existsSync(join(template, CLUSTER_MARKER))) throw err;
+        if (!existsSync(marker)) throw err;
       });
     } finally {
       await rm(aside, { recursive: true, force: true });
     }
   }
-  await cp(template, dir, { recursive: true, filter: (source) => source !== join(template, CLUSTER_MARKER) });
-  await copyFile(join(template, CLUSTER_MARKER), join(dir, CLUSTER_MARKER));
+  await cp(template, dir, { recursive: true, filter: (source) => source !== marker });
+  await copyFile(marker, join(dir, CLUSTER_MARKER));
 }

@@ -89,18 +89,11 @@ async function initdb(dir: string, opts: EmbeddedPostgresOptions): Promise<void>
 
 /** A new cluster in `dir`: copied from the template when one can be had, else made in place. */
 async function initialize(dir: string, opts: EmbeddedPostgresOptions): Promise<void> {
-  let template: string | null;
   try {
-    template = opts.template === undefined ? defaultTemplateDir(PGLITE_ENTRY) : opts.template;
+    const template = opts.template === undefined ? defaultTemplateDir(PGLITE_ENTRY) : opts.template;
+    if (template) return await copyTemplateCluster(dir, template, (into) => initdb(into, opts));
   } catch {
-    template = null;
-  }
-  if (template) {
-    try {
-      return await copyTemplateCluster(dir, template, (into) => initdb(into, opts));
-    } catch {
-      // No template to be had (a read-only install, a full disk): initdb here, as without one.
-    }
+    // No template to be had (a read-only install, a full disk): initdb here, as without one.
   }
   await initdb(dir, opts);
 }
