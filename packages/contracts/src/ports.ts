@@ -126,8 +126,22 @@ export interface EndpointCall {
 }
 
 /**
+ * An answer or stream item that is already the JSON text the client gets (with its SSE event name,
+ * for endpoints that name events): a service over gRPC sent it as text, and the edge writes it as it
+ * came instead of parsing, checking and serializing it again — which is what standalone does with
+ * the object its in-process service returns, so both deployments answer the same bytes.
+ */
+export class JsonText {
+  constructor(
+    readonly text: string,
+    readonly event?: string,
+  ) {}
+}
+
+/**
  * A capability service (chat, media, video) as the edge sees it: in-process in standalone, over gRPC
- * in distributed mode. Replies and stream items are the endpoint's response and event types.
+ * in distributed mode. Replies and stream items are the endpoint's response and event types, or that
+ * value's JsonText.
  */
 export interface EndpointPort {
   /** `signal` aborts the upstream call when the client goes away. */

@@ -16,6 +16,7 @@ import {
   costMicros,
   errors,
   GatewayError,
+  JsonText,
   parseOrThrow,
   type AnyEndpointSpec,
   type Attachment,
@@ -156,7 +157,10 @@ export class EndpointPipeline {
       reply.raw.off('close', onClose);
     }
     // Serialized before the clock stops, so the overhead includes rendering.
-    const payload = JSON.stringify(spec.localize ? spec.localize(answer, `${request.protocol}://${request.host}`) : answer);
+    const payload =
+      answer instanceof JsonText
+        ? answer.text
+        : JSON.stringify(spec.localize ? spec.localize(answer, `${request.protocol}://${request.host}`) : answer);
     clock.stamp();
     // Before the last byte goes out: a client sending its next request at once finds its slot free.
     void admitted?.finish();
@@ -189,7 +193,8 @@ export class EndpointPipeline {
           }
         : {
             headers: SSE_HEADERS,
-            frame: (item) => sseFrame(sse?.eventName?.(item), JSON.stringify(item)),
+            frame: (item) =>
+              item instanceof JsonText ? sseFrame(item.event, item.text) : sseFrame(sse?.eventName?.(item), JSON.stringify(item)),
             trailer: sse?.terminator && sseFrame(undefined, sse.terminator),
             failure: (err, sent) => {
               const event = sse ? sse.error(failure(err), call.request_id, sent) : { data: { error: { message: failure(err).message } } };

@@ -5,7 +5,7 @@
  * (an older version mid-rollout) is called per call.
  */
 import type { ServerDuplexStream } from '@grpc/grpc-js';
-import { errors, type EndpointCall, type EndpointPort } from '@unigate/contracts';
+import { errors, type EndpointCall, type EndpointPort, type JsonText } from '@unigate/contracts';
 import type { EndpointServiceHandlers, SessionCall__Output, SessionReply } from '@unigate/proto';
 import { GrpcEndpointClient, endpointServiceHandlers } from './endpoint-transport';
 import { startGrpcServer, type GrpcServer, type GrpcServerOptions } from './grpc-server';
@@ -61,7 +61,9 @@ const embed = (input: string | number): EndpointCall => ({
   options: {},
 });
 const speak = (input: string | number): EndpointCall => ({ ...embed(input), endpoint: 'audio.speech', route: route('speech') });
-const embedding = (answer: unknown) => (answer as { data: Array<{ embedding: number[] }> }).data[0].embedding[0];
+/** The number in an embeddings answer, which arrives as the service's JSON text. */
+const embedding = (answer: unknown) =>
+  (JSON.parse((answer as JsonText).text) as { data: Array<{ embedding: number[] }> }).data[0].embedding[0];
 async function frames(client: GrpcEndpointClient, call: EndpointCall): Promise<number[]> {
   const out: number[] = [];
   for await (const chunk of client.stream(call, new AbortController().signal)) out.push(...(chunk as Uint8Array));

@@ -1,11 +1,12 @@
 /**
  * The endpoint call over real gRPC: what the service's port receives is what the edge sent — the
- * caller's tier included (an edge that sends none means paid) — and the answer comes back decoded;
- * long base64 strings cross as bytes, not inside the JSON.
+ * caller's tier included (an edge that sends none means paid) — and answers and stream items come
+ * back as the JSON text the service wrote, with their SSE event names, unless the edge must read them
+ * (an answer it localizes, or long base64 strings that crossed as bytes, not inside the JSON).
  */
 import { randomBytes } from 'node:crypto';
 import type { ServerDuplexStream } from '@grpc/grpc-js';
-import type { EndpointCall, EndpointPort } from '@unigate/contracts';
+import { JsonText, type EndpointCall, type EndpointPort } from '@unigate/contracts';
 import type { EndpointCall__Output, EndpointReply, SessionCall__Output, SessionReply } from '@unigate/proto';
 import { GrpcEndpointClient, endpointServiceHandlers } from './endpoint-transport';
 import { startGrpcServer, type GrpcServer } from './grpc-server';
@@ -22,10 +23,25 @@ const port: EndpointPort = {
       usage: { prompt_tokens: 1, total_tokens: 1 },
     };
   },
-  stream: () => {
-    throw new Error('not used');
+  stream: async function* (call) {
+    for (const item of streamed[call.endpoint as keyof typeof streamed]) yield item;
   },
 };
+/** What the service streams, per endpoint: messages names its events, chat completions does not. */
+const streamed = {
+  messages: [{ type: 'ping' }, { type: 'content_block_stop', index: 0 }, { type: 'message_stop' }],
+  'chat.completions': [
+    {
+      id: 'c1',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: null }],
+    },
+  ],
+};
+/** Set while a test plays a service of an older version, whose frames carry no event names. */
+let withoutEventNames = false;
 const call = (tier?: 'paid' | 'free', input = 'hi'): EndpointCall => ({
   endpoint: 'embeddings',
   request_id: 'req_1',
@@ -54,6 +70,7 @@ beforeAll(async () => {
     const write = c.write.bind(c) as (reply: SessionReply) => boolean;
     c.write = ((reply: SessionReply) => {
       wire.at(-1)!.reply ??= reply.reply ?? undefined;
+      if (withoutEventNames && reply.frame) return write({ ...reply, frame: { ...reply.frame, event: '' } });
       return write(reply);
     }) as typeof c.write;
     handlers.Session(c);
@@ -66,8 +83,7 @@ afterAll(async () => {
 });
 
 test('the tier crosses gRPC; none sent means paid', async () => {
-  const answer = await client.call(call('free'));
-  expect(answer).toMatchObject({ data: [{ index: 0, embedding: [0.5] }] });
+  await client.call(call('free'));
   expect(received[0]).toMatchObject({
     endpoint: 'embeddings',
     account_id: 'acct_1',
@@ -94,4 +110,44 @@ test('a long base64 request field and answer field cross as bytes and arrive exa
   expect(Buffer.from(reply!.blobs![0].data as Uint8Array).length).toBe(12_000);
   expect((reply!.body as Buffer).length).toBeLessThan(200);
   embedding = [0.5];
+});
+
+/** Every item of `endpoint`'s stream, as the edge gets them. */
+async function items(endpoint: string): Promise<unknown[]> {
+  const out: unknown[] = [];
+  const messages = [{ role: 'user', content: 'hi' }];
+  const body = { model: 'm', messages, stream: true, ...(endpoint === 'messages' && { max_tokens: 8 }) };
+  for await (const item of client.stream({ ...call(), endpoint, body }, new AbortController().signal)) out.push(item);
+  return out;
+}
+
+test('an answer reaches the edge as the JSON text the service wrote', async () => {
+  const answer = await client.call(call());
+  expect(answer).toBeInstanceOf(JsonText);
+  expect((answer as JsonText).text).toBe(JSON.stringify(await port.call(call())));
+});
+
+test('stream items reach the edge as JSON text with their SSE event names', async () => {
+  const messages = await items('messages');
+  expect(messages).toEqual(streamed.messages.map((item) => new JsonText(JSON.stringify(item), item.type)));
+  // Chat completions names no events.
+  expect(await items('chat.completions')).toEqual(streamed['chat.completions'].map((item) => new JsonText(JSON.stringify(item))));
+});
+
+test('items of a service that sends no event names (an older version) are decoded, so the edge names them', async () => {
+  withoutEventNames = true;
+  try {
+    expect(await items('messages')).toEqual(streamed.messages);
+    // Unnamed events need no name: they stay text.
+    expect(await items('chat.completions')).toEqual(streamed['chat.completions'].map((item) => new JsonText(JSON.stringify(item))));
+  } finally {
+    withoutEventNames = false;
+  }
+});
+
+test('an answer the edge localizes is decoded and checked', async () => {
+  const images = { ...call(), endpoint: 'images.generations', body: { model: 'm', prompt: 'a cat' } };
+  const answer = await client.call(images);
+  expect(answer).not.toBeInstanceOf(JsonText);
+  expect(answer).toMatchObject({ data: [{ index: 0, embedding: [0.5] }] });
 });

@@ -1,12 +1,18 @@
 /**
  * The EndpointPort over gRPC (endpoint.proto): the server side wraps a capability service's runner,
- * the client side is what the edge calls in distributed mode. Every request, answer and stream item
- * is decoded against its endpoint spec's schema; items are written as they come and read as the
- * caller consumes them, so backpressure holds from the upstream to the client socket.
+ * the client side is what the edge calls in distributed mode. The service decodes every request
+ * against its endpoint spec's schema. Answers and stream items reach the edge as JSON text (JsonText),
+ * written on to the client as they came: the service built them from the upstream's answer, which it
+ * checked against the vendor's schema, exactly as in standalone, where the edge serializes the
+ * service's object without checking it again. Only an answer that must be read (its links made
+ * absolute, or long strings that travelled beside it put back) is decoded and checked. Items are
+ * written as they come and read as the caller consumes them, so backpressure holds from the upstream
+ * to the client socket.
  */
 import {
   endpointSpec,
   errors,
+  JsonText,
   modelRouteSchema,
   tierFromWire,
   type AnyEndpointSpec,
@@ -90,12 +96,13 @@ export function endpointServiceHandlers(port: EndpointPort): EndpointServiceHand
   };
   async function* frames(msg: EndpointCall__Output, signal: AbortSignal): AsyncGenerator<EndpointFrame> {
     const timing: UpstreamTiming = { ms: 0 };
-    // A binary answer's chunks (audio) travel as they are; every other item as checked JSON.
+    const eventName = specOf(msg.endpoint).sse?.eventName;
+    // A binary answer's chunks (audio) travel as they are; every other item as JSON with its event name.
     for await (const item of port.stream(decodeCall(msg), signal, timing)) {
       if (item instanceof Uint8Array) yield { data: item, upstream_ms: timing.ms };
       else {
         const frame = encodeWithBlobs(item);
-        yield { item: frame.json, blobs: frame.blobs, upstream_ms: timing.ms };
+        yield { item: frame.json, blobs: frame.blobs, upstream_ms: timing.ms, event: eventName?.(item) ?? '' };
       }
     }
   }
@@ -146,6 +153,7 @@ export class GrpcEndpointClient implements EndpointPort {
     }
     reply ??= await this.unary(call, signal);
     if (timing) timing.ms += reply.upstream_ms;
+    if (!spec.localize && reply.blobs.length === 0) return new JsonText(utf8(reply.body));
     return decodeJson(spec.response, reply.body, `${call.endpoint} answer`, 'peer', reply.blobs);
   }
 
@@ -164,9 +172,13 @@ export class GrpcEndpointClient implements EndpointPort {
       }
     }
     frames ??= this.perCallStream(call, signal);
+    // A service of an older version sends no event names: its items are decoded and named here.
+    const unnamed = !spec.sse?.eventName;
     for await (const frame of frames) {
       if (timing) timing.ms = base + frame.upstream_ms;
-      yield event ? decodeJson(event, frame.item, `${call.endpoint} stream item`, 'peer', frame.blobs) : frame.data;
+      if (!event) yield frame.data;
+      else if (frame.blobs.length === 0 && (unnamed || frame.event)) yield new JsonText(utf8(frame.item), frame.event || undefined);
+      else yield decodeJson(event, frame.item, `${call.endpoint} stream item`, 'peer', frame.blobs);
     }
   }
 
@@ -228,6 +240,10 @@ export class GrpcEndpointClient implements EndpointPort {
       if (!ended) stream.cancel();
     }
   }
+}
+
+function utf8(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 /** `rest` with the result already taken from it in front. */

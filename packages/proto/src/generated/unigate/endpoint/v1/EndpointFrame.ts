@@ -7,6 +7,7 @@ export interface EndpointFrame {
   'data'?: (Buffer | Uint8Array | string);
   'upstream_ms'?: (number | string);
   'blobs'?: (_unigate_endpoint_v1_Blob)[];
+  'event'?: (string);
 }
 
 export interface EndpointFrame__Output {
@@ -14,4 +15,5 @@ export interface EndpointFrame__Output {
   'data': (Buffer);
   'upstream_ms': (number);
   'blobs': (_unigate_endpoint_v1_Blob__Output)[];
+  'event': (string);
 }
