@@ -40,7 +40,7 @@ import { sessionHandler, streamHandler, unaryHandler } from './grpc-server';
 import { SessionPool, type SessionPoolOptions } from './session-pool';
 import { endSpan, serveInSpan, startSessionCallSpan } from './session-tracing';
 import { encodeWithBlobs } from './wire-blobs';
-import { decodeJson, encodeJson, repeatingJsonDecoder } from './wire-json';
+import { decodeJson, encodeJson, jsonText, repeatingJsonDecoder } from './wire-json';
 
 function specOf(name: string): AnyEndpointSpec {
   const spec = endpointSpec(name);
@@ -153,7 +153,7 @@ export class GrpcEndpointClient implements EndpointPort {
     }
     reply ??= await this.unary(call, signal);
     if (timing) timing.ms += reply.upstream_ms;
-    if (!spec.localize && reply.blobs.length === 0) return new JsonText(utf8(reply.body));
+    if (!spec.localize && reply.blobs.length === 0) return new JsonText(jsonText(reply.body));
     return decodeJson(spec.response, reply.body, `${call.endpoint} answer`, 'peer', reply.blobs);
   }
 
@@ -177,7 +177,7 @@ export class GrpcEndpointClient implements EndpointPort {
     for await (const frame of frames) {
       if (timing) timing.ms = base + frame.upstream_ms;
       if (!event) yield frame.data;
-      else if (frame.blobs.length === 0 && (unnamed || frame.event)) yield new JsonText(utf8(frame.item), frame.event || undefined);
+      else if (frame.blobs.length === 0 && (unnamed || frame.event)) yield new JsonText(jsonText(frame.item), frame.event || undefined);
       else yield decodeJson(event, frame.item, `${call.endpoint} stream item`, 'peer', frame.blobs);
     }
   }
@@ -240,10 +240,6 @@ export class GrpcEndpointClient implements EndpointPort {
       if (!ended) stream.cancel();
     }
   }
-}
-
-function utf8(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 /** `rest` with the result already taken from it in front. */

@@ -10,6 +10,11 @@ export function encodeJson(value: unknown): Buffer {
   return Buffer.from(JSON.stringify(value));
 }
 
+/** The UTF-8 text of JSON bytes from the wire, without copying them. */
+export function jsonText(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
 /**
  * `bytes` parsed, the base64 strings that travelled beside it put back (wire-blobs.ts), and checked
  * against `schema`. `fault` decides whose mistake a failure is: the caller's request (400, the
@@ -24,7 +29,7 @@ export function decodeJson<S extends z.ZodType>(
 ): z.infer<S> {
   let json: unknown;
   try {
-    json = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+    json = JSON.parse(jsonText(bytes));
   } catch {
     throw failure(`${what} is not JSON`, fault);
   }
