@@ -144,13 +144,20 @@ export class JsonText {
  * value's JsonText.
  */
 export interface EndpointPort {
+  /**
+   * Set on a port to a service in another process: the call may be handed over while the edge's
+   * admission (limits and the hold, a Redis round trip) is still in flight, as `admission`. The port
+   * lets the service prepare the call meanwhile but run nothing of it before `admission` resolves;
+   * when it rejects, the call fails with its error, unrun. Other ports are called once admitted.
+   */
+  readonly overlapsAdmission?: boolean;
   /** `signal` aborts the upstream call when the client goes away. */
-  call(call: EndpointCall, signal?: AbortSignal, timing?: UpstreamTiming): Promise<unknown>;
+  call(call: EndpointCall, signal?: AbortSignal, timing?: UpstreamTiming, admission?: Promise<void>): Promise<unknown>;
   /**
    * Items as they come; `signal` aborts the upstream call when the client goes away. `timing` holds
    * the upstream wait up to the first item by the time that item is yielded.
    */
-  stream(call: EndpointCall, signal: AbortSignal, timing?: UpstreamTiming): AsyncIterable<unknown>;
+  stream(call: EndpointCall, signal: AbortSignal, timing?: UpstreamTiming, admission?: Promise<void>): AsyncIterable<unknown>;
 }
 
 /**

@@ -14,6 +14,7 @@ import Redis from 'ioredis';
 import { HeartbeatLease } from './heartbeat-lease';
 import { ADMIT_LUA, APPLY_LUA, READ_LUA, REFRESH_LUA } from './redis-reservation-scripts';
 import {
+  holdIdOf,
   concurrencyExceeded,
   DEFAULT_LEASE_TTL_MS,
   DEFAULT_WINDOW_MS,
@@ -115,7 +116,7 @@ export class RedisReservations implements Reservations {
     if (verdict === 4) throw errors.insufficientBalance(amount, detail);
 
     const finish = max > 0 ? this.lease(keys[1], leaseId, principal, requestId) : NOTHING_TO_GIVE_BACK;
-    const holdId = amount > 0 ? requestId : null;
+    const holdId = holdIdOf(req);
     return {
       holdId,
       // Fire and forget: the answer does not wait for Redis, and a hold or slot that cannot be given

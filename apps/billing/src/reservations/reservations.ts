@@ -20,8 +20,13 @@ export interface AdmitRequest {
   ttl_seconds?: number;
 }
 
+/** The hold an admission of `req` places: the request's id, or null when it reserves nothing. */
+export function holdIdOf(req: Pick<AdmitRequest, 'request_id' | 'amount_micros'>): string | null {
+  return req.amount_micros > 0 ? req.request_id : null;
+}
+
 export interface Admitted {
-  /** The hold the call is settled against (the request id); null when nothing was reserved. */
+  /** The hold the call is settled against (holdIdOf: the request id); null when nothing was reserved. */
   readonly holdId: string | null;
   /**
    * The call failed without producing anything billable: the hold goes back. Idempotent; never

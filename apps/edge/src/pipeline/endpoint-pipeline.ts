@@ -6,7 +6,8 @@
  *   → route: the model, its kind, whether the key may use it (404/400/403)
  *   → plan: the model's rules (400) and the worst case
  *   → admit: limits and the hold (429/402), before any upstream call
- *   → call the owning service (in-process or one gRPC hop), as JSON or a stream written as it comes
+ *   → call the owning service (in-process or one gRPC hop), as JSON or a stream written as it comes;
+ *     over a hop the call travels while the admission is in flight and the service holds it until then
  *   → on failure the hold goes back; on success billing settles it from the usage event.
  *
  * Errors are rendered in the endpoint's shape (SPEC.md §7) by the one error renderer.
@@ -32,8 +33,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendError, toGatewayError } from '../http/error-renderer';
 import { OverheadClock } from '../http/overhead-clock';
 import { SSE_HEADERS, sseFrame, streamReply } from '../http/stream-reply';
-import type { Admitted, Reservations } from '@unigate/billing/reservations';
+import { holdIdOf, type Admitted, type Reservations } from '@unigate/billing/reservations';
 import { readMultipart } from './multipart-body';
+import { RecentRefusals } from './recent-refusals';
 
 /** A refused request's unread body up to this size is drained rather than cut off with the connection. */
 const UNREAD_BODY_KEPT_BYTES = 1024 * 1024;
@@ -48,6 +50,8 @@ export interface PipelineDeps {
 }
 
 export class EndpointPipeline {
+  private readonly refused = new RecentRefusals();
+
   constructor(private readonly deps: PipelineDeps) {}
 
   serves(spec: AnyEndpointSpec): boolean {
@@ -60,6 +64,8 @@ export class EndpointPipeline {
     let family: string | undefined;
     let modelId: string | undefined;
     let admitted: Admitted | undefined;
+    // Settles once the admission has: `admitted` is then set, or the admission threw.
+    let admission: Promise<void> | undefined;
     try {
       const principal = request.principal;
       if (!principal) throw errors.invalidApiKey();
@@ -78,17 +84,35 @@ export class EndpointPipeline {
       modelId = route.model.id;
       const plan = spec.plan(route.model, body, files);
       const clock = new OverheadClock(reply);
+      const service = this.deps.services[spec.service]!;
+      let holdId: string | null = null;
+      let overlapped = false;
       if (plan.worstCase) {
-        const holdMicros = costMicros(route.model.prices, plan.worstCase);
-        const current = await this.deps.reservations.admit({
+        const admit = {
           principal,
           request_id: requestId,
-          amount_micros: holdMicros,
+          amount_micros: costMicros(route.model.prices, plan.worstCase),
           ttl_seconds: plan.holdTtlSeconds,
-        });
-        admitted = current;
-        // The slot goes back the moment the client leaves, not when the upstream call has wound down.
-        reply.raw.once('close', () => void current.finish());
+        };
+        holdId = holdIdOf(admit);
+        admission = this.deps.reservations.admit(admit).then(
+          (current) => {
+            admitted = current;
+            // The slot goes back the moment the client leaves, not when the upstream call has wound down.
+            if (reply.raw.destroyed) void current.finish();
+            else reply.raw.once('close', () => void current.finish());
+          },
+          (err: unknown) => {
+            if (GatewayError.is(err) && (err.status === 429 || err.status === 402)) this.refused.note(principal.key_id);
+            throw err;
+          },
+        );
+        // Over a hop the call goes out now and the service holds it until admitted: the Redis round
+        // trip overlaps the hop. In process there is nothing to overlap, and a key refused a moment
+        // ago would likely waste the hop: admit first.
+        overlapped = service.overlapsAdmission === true && !this.refused.has(principal.key_id);
+        if (overlapped) admission.catch(() => undefined);
+        else await admission;
       }
       const call: EndpointCall = {
         endpoint: spec.name,
@@ -96,17 +120,17 @@ export class EndpointPipeline {
         account_id: principal.account_id,
         key_id: principal.key_id,
         tier: principal.tier,
-        hold_id: admitted?.holdId ?? null,
+        hold_id: holdId,
         route,
         body,
         options: spec.options?.(request.headers, `${request.protocol}://${request.host}`) ?? {},
         ...(files.length > 0 && { files }),
         traceparent: traceparent(),
       };
-      const service = this.deps.services[spec.service]!;
+      const admittance = { pending: overlapped ? admission : undefined, current: () => admitted };
       void reply.status(spec.successStatus ?? 200);
-      if (spec.binary || spec.isStream(body)) await this.stream(spec, call, service, clock, admitted, request, reply, family);
-      else await this.answer(spec, call, service, clock, admitted, request, reply);
+      if (spec.binary || spec.isStream(body)) await this.stream(spec, call, service, clock, admittance, request, reply, family);
+      else await this.answer(spec, call, service, clock, admittance, request, reply);
     } catch (err) {
       // Refused before a large body was read to the end (a file over the limit): do not take the rest.
       // A small remainder is read and dropped instead, so the client still gets the answer cleanly.
@@ -114,7 +138,9 @@ export class EndpointPipeline {
         void reply.header('connection', 'close');
       sendError(reply, request, toGatewayError(err, this.deps.logger, requestId), spec.errorShape(family), modelId);
     } finally {
-      void admitted?.finish();
+      // A call that failed while its admission was in flight gives the slot back once it is known.
+      if (admission) void admission.then(() => admitted?.finish(), () => undefined);
+      else void admitted?.finish();
     }
   }
 
@@ -139,7 +165,7 @@ export class EndpointPipeline {
     call: EndpointCall,
     service: EndpointPort,
     clock: OverheadClock,
-    admitted: Admitted | undefined,
+    admittance: Admittance,
     request: FastifyRequest,
     reply: FastifyReply,
   ) {
@@ -149,9 +175,10 @@ export class EndpointPipeline {
     reply.raw.once('close', onClose);
     let answer: unknown;
     try {
-      answer = await service.call(call, abort.signal, clock.upstream);
+      answer = await service.call(call, abort.signal, clock.upstream, admittance.pending);
     } catch (err) {
-      void admitted?.refund();
+      await admittance.pending?.catch(() => undefined);
+      void admittance.current()?.refund();
       throw err;
     } finally {
       reply.raw.off('close', onClose);
@@ -163,7 +190,7 @@ export class EndpointPipeline {
         : JSON.stringify(spec.localize ? spec.localize(answer, `${request.protocol}://${request.host}`) : answer);
     clock.stamp();
     // Before the last byte goes out: a client sending its next request at once finds its slot free.
-    void admitted?.finish();
+    void admittance.current()?.finish();
     await reply.type('application/json; charset=utf-8').send(payload);
   }
 
@@ -172,7 +199,7 @@ export class EndpointPipeline {
     call: EndpointCall,
     service: EndpointPort,
     clock: OverheadClock,
-    admitted: Admitted | undefined,
+    admittance: Admittance,
     request: FastifyRequest,
     reply: FastifyReply,
     family: string,
@@ -181,7 +208,7 @@ export class EndpointPipeline {
     const failure = (err: unknown) => toGatewayError(err, logger, call.request_id);
     const sse = spec.sse;
     await streamReply<unknown>(reply, {
-      open: (signal) => settledAtEnd(service.stream(call, signal, clock.upstream), admitted),
+      open: (signal) => settledAtEnd(service.stream(call, signal, clock.upstream, admittance.pending), admittance),
       beforeHeaders: () => clock.stamp(),
       onEarlyError: (err) => sendError(reply, request, failure(err), spec.errorShape(family), call.route.model.id),
       ...(spec.binary
@@ -206,15 +233,26 @@ export class EndpointPipeline {
 }
 
 /**
+ * The call's admission as the service call sees it: `pending` while it may still be in flight (the
+ * port overlaps it), and the admission once made.
+ */
+interface Admittance {
+  pending: Promise<void> | undefined;
+  current(): Admitted | undefined;
+}
+
+/**
  * `source` item by item; when it ends the slot goes back (before the last byte reaches the client),
  * and when it fails or is abandoned the hold goes back too (usage, if any, was recorded).
  */
-async function* settledAtEnd<T>(source: AsyncIterable<T>, admitted: Admitted | undefined): AsyncGenerator<T> {
+async function* settledAtEnd<T>(source: AsyncIterable<T>, admittance: Admittance): AsyncGenerator<T> {
   let ok = false;
   try {
     yield* source;
     ok = true;
   } finally {
+    await admittance.pending?.catch(() => undefined);
+    const admitted = admittance.current();
     if (!ok) void admitted?.refund();
     void admitted?.finish();
   }

@@ -166,6 +166,26 @@ export function limitsSuite(start: () => Promise<Stack>) {
     );
   });
 
+  it('refusals right after a served request (over a hop the call travels while it is admitted) never reach the upstream: JSON and streams, 429 and 402', async () => {
+    const { key: served } = await admin.fundedKey(10);
+    const marker = `refused-${Date.now()}`;
+    const refused: Array<{ key: string; status: number; stream: boolean }> = [];
+    for (const stream of [false, true]) {
+      // A key refused a moment ago is admitted first again: one key per refusal.
+      const { key: spent } = await admin.fundedKey(10, { rate_limit_rpm: 1 });
+      expect((await chat(0, spent, `${marker} allowed`)).status).toBe(200);
+      refused.push({ key: spent, status: 429, stream }, { key: (await admin.fundedKey(0.000001)).key, status: 402, stream });
+    }
+    for (const r of refused) {
+      // The served request leaves the edge's connection to the service warm and idle for the next.
+      expect((await chat(0, served)).status).toBe(200);
+      const a = await chat(0, r.key, `${marker} ${r.status} ${r.stream}`, { max_tokens: 1000, ...(r.stream && { stream: true }) });
+      expect(a.status).toBe(r.status);
+    }
+    expect(await upstreamSaw(marker)).toBe(2);
+    expect((await chat(0, served)).status).toBe(200);
+  });
+
   it('a request refused with 402 gives its slot back', async () => {
     const { key } = await admin.fundedKey(0.000001, { max_concurrency: 1 });
     for (let i = 0; i < 3; i++) {

@@ -228,3 +228,159 @@ test('a connection older than the server allows is replaced (to be placed again)
   // Reconnected at least once: sessions arrived from more than one client port.
   expect(counts.peers.size).toBeGreaterThanOrEqual(2);
 });
+
+describe('held calls: the call travels while the edge admits it', () => {
+  /** A server over `port` that logs, per session message, whether it was a held call, a plain call or a release. */
+  async function serveLogged(options: { advertise?: boolean } = {}) {
+    const handlers = endpointServiceHandlers(port);
+    const log: string[] = [];
+    const opened = { sessions: 0 };
+    const Session = Object.assign((c: ServerDuplexStream<SessionCall__Output, SessionReply>) => {
+      opened.sessions++;
+      // An older service: it never says it takes held calls.
+      if (options.advertise === false) c.sendMetadata = () => undefined;
+      c.on('data', (m: SessionCall__Output) => log.push(m.call ? `${m.held ? 'held' : 'call'} ${m.call.request_id}` : 'release'));
+      handlers.Session(c);
+    }, handlers.Session);
+    const server = await startGrpcServer('127.0.0.1:0', { endpoint: { ...handlers, Session } });
+    servers.push(server);
+    return { log, opened, client: new GrpcEndpointClient(`127.0.0.1:${server.port}`) };
+  }
+  const deferred = () => {
+    let resolve!: () => void;
+    let reject!: (err: unknown) => void;
+    const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+    return { promise, resolve, reject };
+  };
+  /** Whether the port's work for the call has started. */
+  const started = (call: EndpointCall) => calls.includes(call.request_id);
+  const calls: string[] = [];
+  const recording: EndpointPort = {
+    call: (call, signal, timing) => (calls.push(call.request_id), port.call(call, signal, timing)),
+    stream: (call, signal, timing) => (calls.push(call.request_id), port.stream(call, signal, timing)),
+  };
+  async function serveRecording() {
+    const server = await startGrpcServer('127.0.0.1:0', { endpoint: endpointServiceHandlers(recording) });
+    servers.push(server);
+    return new GrpcEndpointClient(`127.0.0.1:${server.port}`);
+  }
+
+  test('on a session whose server takes held calls, the call goes out at once and its work starts only on the release', async () => {
+    const client = await serveRecording();
+    await client.call(embed(1)); // the session learns that its server takes held calls
+    const admission = deferred();
+    const call = embed(5);
+    const answer = client.call(call, undefined, undefined, admission.promise);
+    await sleep(50);
+    expect(started(call)).toBe(false);
+    admission.resolve();
+    expect(embedding(await answer)).toBe(5);
+    expect(started(call)).toBe(true);
+  });
+
+  test('the held call and its release travel as two messages on one session; streams too', async () => {
+    const { log, client } = await serveLogged();
+    await client.call(embed(1));
+    const admission = deferred();
+    const call = embed(2);
+    const answer = client.call(call, undefined, undefined, admission.promise);
+    await waitFor(() => log.includes(`held ${call.request_id}`));
+    expect(log).not.toContain('release');
+    admission.resolve();
+    expect(embedding(await answer)).toBe(2);
+    expect(log.slice(-2)).toEqual([`held ${call.request_id}`, 'release']);
+
+    const streamed = deferred();
+    const speech = speak(3);
+    const items = (async () => {
+      const out: number[] = [];
+      for await (const chunk of client.stream(speech, new AbortController().signal, undefined, streamed.promise)) out.push(...(chunk as Uint8Array));
+      return out;
+    })();
+    await waitFor(() => log.includes(`held ${speech.request_id}`));
+    streamed.resolve();
+    expect(await items).toEqual([0, 1, 2]);
+    expect(log.slice(-2)).toEqual([`held ${speech.request_id}`, 'release']);
+  });
+
+  test("a refused admission fails the call with the admission's error, and the service never starts it", async () => {
+    const client = await serveRecording();
+    await client.call(embed(1));
+    const refusal = errors.rateLimited('Rate limit reached for this API key.', 3);
+    const call = embed(6);
+    const admission = deferred();
+    const answer = client.call(call, undefined, undefined, admission.promise);
+    await sleep(20);
+    admission.reject(refusal);
+    await expect(answer).rejects.toBe(refusal);
+    const stream = speak(2);
+    await expect(
+      (async () => {
+        for await (const chunk of client.stream(stream, new AbortController().signal, undefined, Promise.reject(refusal))) void chunk;
+      })(),
+    ).rejects.toBe(refusal);
+    await sleep(50);
+    expect(started(call)).toBe(false);
+    expect(started(stream)).toBe(false);
+    // The client goes on: the next calls are served.
+    expect(embedding(await client.call(embed(7)))).toBe(7);
+  });
+
+  test('a server that does not say it takes held calls gets the call only once admitted, as a plain call', async () => {
+    const { log, client } = await serveLogged({ advertise: false });
+    await client.call(embed(1));
+    const admission = deferred();
+    const call = embed(8);
+    const answer = client.call(call, undefined, undefined, admission.promise);
+    await sleep(50);
+    expect(log).not.toContain(`held ${call.request_id}`);
+    expect(log).not.toContain(`call ${call.request_id}`);
+    admission.resolve();
+    expect(embedding(await answer)).toBe(8);
+    expect(log.at(-1)).toBe(`call ${call.request_id}`);
+    expect(log).not.toContain('release');
+  });
+
+  test('refused before anything was sent (an older server), the idle session goes back to the pool unharmed', async () => {
+    const { log, client } = await serveLogged({ advertise: false });
+    await client.call(embed(1));
+    const sent = log.length;
+    await expect(client.call(embed(2), undefined, undefined, Promise.reject(errors.insufficientBalance(10, 0)))).rejects.toMatchObject({
+      status: 402,
+    });
+    expect(log.length).toBe(sent);
+    expect(embedding(await client.call(embed(3)))).toBe(3);
+  });
+
+  test('a held call the service refuses while it waits (a bad body) still answers its error after the release, and the session goes on', async () => {
+    const { log, opened, client } = await serveLogged();
+    await client.call(embed(1));
+    const admission = deferred();
+    const bad: EndpointCall = { ...embed(0), body: { model: 'm' } };
+    const answer = client.call(bad, undefined, undefined, admission.promise);
+    await waitFor(() => log.includes(`held ${bad.request_id}`));
+    await sleep(20);
+    admission.resolve();
+    await expect(answer).rejects.toMatchObject({ status: 400 });
+    // The release came after the call had ended: dropped, and the same session serves the next call.
+    await waitFor(() => log.at(-1) === 'release');
+    expect(log.slice(-2)).toEqual([`held ${bad.request_id}`, 'release']);
+    expect(embedding(await client.call(embed(4)))).toBe(4);
+    expect(opened.sessions).toBe(1);
+  });
+
+  test('a caller that leaves while its call is held cancels it: the service never starts it', async () => {
+    const client = await serveRecording();
+    await client.call(embed(1));
+    const abort = new AbortController();
+    const admission = deferred();
+    const call = embed(9);
+    const answer = client.call(call, abort.signal, undefined, admission.promise);
+    await sleep(20);
+    abort.abort(new Error('client gone'));
+    admission.resolve();
+    await expect(answer).rejects.toThrow('client gone');
+    await sleep(50);
+    expect(started(call)).toBe(false);
+  });
+});

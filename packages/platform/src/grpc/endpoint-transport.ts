@@ -89,16 +89,16 @@ function decodeCall(msg: EndpointCall__Output): EndpointCall {
 
 /** Server side: the EndpointService handlers over a capability service's port. */
 export function endpointServiceHandlers(port: EndpointPort): EndpointServiceHandlers {
-  const answer = async (msg: EndpointCall__Output, signal: AbortSignal): Promise<EndpointReply> => {
+  const answer = async (call: EndpointCall, signal: AbortSignal): Promise<EndpointReply> => {
     const timing: UpstreamTiming = { ms: 0 };
-    const answer = encodeWithBlobs(await port.call(decodeCall(msg), signal, timing));
+    const answer = encodeWithBlobs(await port.call(call, signal, timing));
     return { body: answer.json, blobs: answer.blobs, upstream_ms: timing.ms };
   };
-  async function* frames(msg: EndpointCall__Output, signal: AbortSignal): AsyncGenerator<EndpointFrame> {
+  async function* frames(call: EndpointCall, signal: AbortSignal): AsyncGenerator<EndpointFrame> {
     const timing: UpstreamTiming = { ms: 0 };
-    const eventName = specOf(msg.endpoint).sse?.eventName;
+    const eventName = specOf(call.endpoint).sse?.eventName;
     // A binary answer's chunks (audio) travel as they are; every other item as JSON with its event name.
-    for await (const item of port.stream(decodeCall(msg), signal, timing)) {
+    for await (const item of port.stream(call, signal, timing)) {
       if (item instanceof Uint8Array) yield { data: item, upstream_ms: timing.ms };
       else {
         const frame = encodeWithBlobs(item);
@@ -107,21 +107,27 @@ export function endpointServiceHandlers(port: EndpointPort): EndpointServiceHand
     }
   }
   return {
-    Call: unaryHandler(answer),
-    Stream: streamHandler(frames),
+    Call: unaryHandler((msg, signal) => answer(decodeCall(msg), signal)),
+    Stream: streamHandler((msg, signal) => frames(decodeCall(msg), signal)),
     Session: sessionHandler<SessionCall__Output, SessionReply>(
-      ({ call, stream }, signal) => {
+      ({ call, stream }, signal, released) => {
         if (!call) throw errors.invalidRequest('A session message carries no call.');
         return serveInSpan(call.endpoint, call.traceparent || undefined, async function* () {
-          if (!stream) return yield { reply: await answer(call, signal) };
-          for await (const frame of frames(call, signal)) yield { frame };
+          const decoded = decodeCall(call);
+          // Held: decoded and checked while the edge admits it; nothing of its work starts before the release.
+          if (released) await released;
+          if (!stream) return yield { reply: await answer(decoded, signal) };
+          for await (const frame of frames(decoded, signal)) yield { frame };
           yield { end: {} };
         });
       },
       (status) => ({ error: status }),
+      { held: (msg) => msg.held, releases: (msg) => !msg.call && msg.release !== null },
     ),
   };
 }
+
+const RELEASE: SessionCall = { release: {} };
 
 /** How long a service that lacks Session (an older version, mid-rollout) is called per call instead. */
 const SESSIONLESS_MS = 30_000;
@@ -132,6 +138,8 @@ const SESSIONLESS_MS = 30_000;
  * called with Call and Stream instead, and asked again after a while.
  */
 export class GrpcEndpointClient implements EndpointPort {
+  /** The call travels while the edge admits it; the service holds it until its release (endpoint.proto). */
+  readonly overlapsAdmission = true;
   private readonly client;
   private readonly sessions: SessionPool<SessionCall, SessionReply__Output>;
   private sessionlessUntil = 0;
@@ -141,37 +149,43 @@ export class GrpcEndpointClient implements EndpointPort {
     this.sessions = new SessionPool(() => this.client.Session(), options);
   }
 
-  async call(call: EndpointCall, signal?: AbortSignal, timing?: UpstreamTiming): Promise<unknown> {
+  async call(call: EndpointCall, signal?: AbortSignal, timing?: UpstreamTiming, admission?: Promise<void>): Promise<unknown> {
     const spec = specOf(call.endpoint);
     let reply: EndpointReply__Output | undefined;
     if (this.sessionsServed()) {
       try {
-        reply = await this.answerOnSession(call, signal);
+        reply = await this.answerOnSession(call, signal, admission);
       } catch (err) {
         if (!this.lacksSessions(err)) throw err;
       }
     }
-    reply ??= await this.unary(call, signal);
+    if (!reply) {
+      await admission;
+      reply = await this.unary(call, signal);
+    }
     if (timing) timing.ms += reply.upstream_ms;
     if (!spec.localize && reply.blobs.length === 0) return new JsonText(jsonText(reply.body));
     return decodeJson(spec.response, reply.body, `${call.endpoint} answer`, 'peer', reply.blobs);
   }
 
-  async *stream(call: EndpointCall, signal: AbortSignal, timing?: UpstreamTiming): AsyncIterable<unknown> {
+  async *stream(call: EndpointCall, signal: AbortSignal, timing?: UpstreamTiming, admission?: Promise<void>): AsyncIterable<unknown> {
     const spec = specOf(call.endpoint);
     if (!spec.event && !spec.binary) throw errors.invalidRequest(`${spec.path} does not stream`, 'stream');
     const event = spec.event;
     const base = timing?.ms ?? 0;
     let frames: AsyncIterable<EndpointFrame__Output> | undefined;
     if (this.sessionsServed()) {
-      const onSession = this.framesOnSession(call, signal);
+      const onSession = this.framesOnSession(call, signal, admission);
       try {
         frames = prepend(await onSession.next(), onSession);
       } catch (err) {
         if (!this.lacksSessions(err)) throw err;
       }
     }
-    frames ??= this.perCallStream(call, signal);
+    if (!frames) {
+      await admission;
+      frames = this.perCallStream(call, signal);
+    }
     // A service of an older version sends no event names: its items are decoded and named here.
     const unnamed = !spec.sse?.eventName;
     for await (const frame of frames) {
@@ -193,22 +207,31 @@ export class GrpcEndpointClient implements EndpointPort {
     return true;
   }
 
-  private async answerOnSession(call: EndpointCall, signal?: AbortSignal): Promise<EndpointReply__Output> {
-    for await (const reply of this.onSession(call, false, signal)) if (reply.reply) return reply.reply;
+  private async answerOnSession(call: EndpointCall, signal?: AbortSignal, admission?: Promise<void>): Promise<EndpointReply__Output> {
+    for await (const reply of this.onSession(call, false, signal, admission)) if (reply.reply) return reply.reply;
     throw new Error(`the ${call.endpoint} session ended without an answer`);
   }
 
-  private async *framesOnSession(call: EndpointCall, signal: AbortSignal): AsyncGenerator<EndpointFrame__Output> {
-    for await (const reply of this.onSession(call, true, signal)) if (reply.frame) yield reply.frame;
+  private async *framesOnSession(call: EndpointCall, signal: AbortSignal, admission?: Promise<void>): AsyncGenerator<EndpointFrame__Output> {
+    for await (const reply of this.onSession(call, true, signal, admission)) if (reply.frame) yield reply.frame;
   }
 
-  /** The call on a pooled session, inside its own CLIENT span: its answer, or its frames up to the end. */
-  private async *onSession(call: EndpointCall, stream: boolean, signal?: AbortSignal): AsyncGenerator<SessionReply__Output> {
+  /**
+   * The call on a pooled session, inside its own CLIENT span: its answer, or its frames up to the end.
+   * With `admission` still in flight the call goes out held, and its release once admitted.
+   */
+  private async *onSession(
+    call: EndpointCall,
+    stream: boolean,
+    signal?: AbortSignal,
+    admission?: Promise<void>,
+  ): AsyncGenerator<SessionReply__Output> {
     const { span, traceparent } = startSessionCallSpan(call.endpoint);
     let failure: unknown;
     try {
       const msg = { call: encodeCall({ ...call, traceparent: traceparent ?? call.traceparent }), stream };
-      for await (const reply of this.sessions.call(msg, (r) => !r.frame, signal)) {
+      const hold = admission && { held: { ...msg, held: true }, release: RELEASE, until: admission };
+      for await (const reply of this.sessions.call(msg, (r) => !r.frame, signal, hold)) {
         if (reply.error) throw fromGrpcError(reply.error);
         if (reply.end) return;
         yield reply;

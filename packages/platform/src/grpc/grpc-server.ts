@@ -128,21 +128,39 @@ function isSessionHandler(method: unknown): method is SessionHandler<unknown, un
   return typeof method === 'function' && DRAIN in method;
 }
 
+/** The session metadata by which a server says it takes held calls (endpoint.proto's SessionCall.held). */
+export const HELD_CALLS_METADATA = 'unigate-held-calls';
+
+/** How a session's messages say that a call is held, and that it is released. */
+export interface HeldCalls<Req> {
+  /** A call that may run only once its release comes. */
+  held(req: Req): boolean;
+  /** A message that releases the running held call (it carries no call of its own). */
+  releases(req: Req): boolean;
+}
+
 /**
  * A session handler (endpoint.proto's Session): each request message on the stream is one call,
  * answered by the messages `run` yields, one call at a time. A throw is answered by `failed(status)`
  * and the session goes on; the caller cancelling the stream aborts the running call. On drain an idle
  * session ends at once and a busy one after its call; a call that arrives after that is not taken (the
  * caller sees the session end unanswered, so it knows the call never started).
+ *
+ * With `heldCalls`, the session says so in its initial metadata and a held call gets `released`,
+ * which resolves on its release message and rejects when the call is cancelled: `run` prepares the
+ * call meanwhile and waits for it before doing anything of the call's work. A release that comes
+ * after its call has ended (it failed while held) is dropped.
  */
 export function sessionHandler<Req, Res>(
-  run: (req: Req, signal: AbortSignal) => AsyncIterable<Res>,
+  run: (req: Req, signal: AbortSignal, released?: Promise<void>) => AsyncIterable<Res>,
   failed: (status: Pick<StatusObject, 'code' | 'details'>) => Res,
+  heldCalls?: HeldCalls<Req>,
 ): SessionHandler<Req, Res> {
   const idle = new Set<() => void>();
   let draining = false;
   const handler = (call: grpc.ServerDuplexStream<Req, Res>) => {
     let running: AbortController | undefined;
+    let release: (() => void) | undefined;
     let finished = false;
     const finish = () => {
       idle.delete(finish);
@@ -159,23 +177,39 @@ export function sessionHandler<Req, Res>(
     call.on('end', () => !running && finish());
     call.on('data', (req: Req) => {
       if (finished) return;
+      if (heldCalls?.releases(req)) {
+        release?.();
+        release = undefined;
+        return;
+      }
       if (running) {
         call.emit('error', { code: grpc.status.FAILED_PRECONDITION, details: 'a session carries one call at a time' });
         return;
       }
       const abort = (running = new AbortController());
+      let released: Promise<void> | undefined;
+      if (heldCalls?.held(req)) {
+        released = new Promise<void>((resolve, reject) => {
+          release = resolve;
+          abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true });
+        });
+        // A call that fails before its release never waits on it.
+        released.catch(() => undefined);
+      }
       idle.delete(finish);
       void (async () => {
         try {
-          await writeAll(call, run(req, abort.signal), abort.signal);
+          await writeAll(call, run(req, abort.signal, released), abort.signal);
         } catch (err) {
           if (!abort.signal.aborted) call.write(failed(toGrpcStatus(err)));
         }
         running = undefined;
+        release = undefined;
         if (draining || call.readableEnded) finish();
         else if (!finished) idle.add(finish);
       })();
     });
+    if (heldCalls) call.sendMetadata(heldCallsMetadata());
     if (draining) finish();
     else idle.add(finish);
   };
@@ -185,4 +219,10 @@ export function sessionHandler<Req, Res>(
       for (const finish of [...idle]) finish();
     },
   });
+}
+
+function heldCallsMetadata(): grpc.Metadata {
+  const metadata = new grpc.Metadata();
+  metadata.set(HELD_CALLS_METADATA, '1');
+  return metadata;
 }

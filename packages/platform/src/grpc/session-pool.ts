@@ -4,8 +4,9 @@
  * a new call would cost a new HTTP/2 stream (headers, metadata, trailers), several times the CPU and
  * about 0.3 ms more per call on 2 cores (docs/architecture.md, "The gRPC hop").
  */
-import type { ClientDuplexStream } from '@grpc/grpc-js';
+import type { ClientDuplexStream, Metadata } from '@grpc/grpc-js';
 import { fromGrpcError, serviceUnavailable } from './errors';
+import { HELD_CALLS_METADATA } from './grpc-server';
 
 export interface SessionPoolOptions {
   /** Idle sessions kept; more are closed when their call ends. */
@@ -20,6 +21,8 @@ export interface SessionPoolOptions {
 /** One bidi stream: its replies are read as the caller asks for them, so flow control holds per call. */
 class Session<Req, Res> {
   readonly born = Date.now();
+  /** The server said (in the session's initial metadata) that it takes held calls. */
+  takesHeld = false;
   private readonly queue: Res[] = [];
   private waiter?: { resolve: (res: Res | undefined) => void; reject: (err: unknown) => void };
   private failure?: unknown;
@@ -29,6 +32,7 @@ class Session<Req, Res> {
     private readonly stream: ClientDuplexStream<Req, Res>,
     gone: (session: Session<Req, Res>) => void,
   ) {
+    stream.on('metadata', (metadata: Metadata) => (this.takesHeld = metadata.get(HELD_CALLS_METADATA)[0] === '1'));
     stream.on('data', (res: Res) => {
       const waiter = this.waiter;
       this.waiter = undefined;
@@ -87,6 +91,18 @@ class Session<Req, Res> {
   }
 }
 
+/**
+ * A call that may go out before it is allowed to run (endpoint.proto's SessionCall.held): on a session
+ * whose server takes held calls, `held` is sent at once and `release` once `until` resolves; on any
+ * other session, `until` is awaited first and the plain call sent after it. When `until` rejects, the
+ * call fails with its error and its session is cancelled, so the server never runs it.
+ */
+export interface HeldCall<Req> {
+  held: Req;
+  release: Req;
+  until: Promise<unknown>;
+}
+
 export class SessionPool<Req, Res> {
   private readonly idle = new Set<Session<Req, Res>>();
   private readonly maxIdle: number;
@@ -109,9 +125,9 @@ export class SessionPool<Req, Res> {
    * One call: `req` on an idle session (or a new one), then its replies up to the one `last` accepts.
    * A failure arrives as the GatewayError it carried (fromGrpcError); `signal` cancels the call. A
    * session that the server ended before answering (it was draining) never started the call, so the
-   * call is sent once more on a new session.
+   * call is sent once more on a new session. With `hold`, the call may go out before it may run.
    */
-  async *call(req: Req, last: (res: Res) => boolean, signal?: AbortSignal): AsyncGenerator<Res> {
+  async *call(req: Req, last: (res: Res) => boolean, signal?: AbortSignal, hold?: HeldCall<Req>): AsyncGenerator<Res> {
     for (let attempt = 1; ; attempt++) {
       const session = this.acquire();
       const cancel = () => session.cancel();
@@ -119,7 +135,24 @@ export class SessionPool<Req, Res> {
       let answered = false;
       let released = false;
       try {
-        session.send(req);
+        if (hold && session.takesHeld) {
+          session.send(hold.held);
+          await hold.until;
+          signal?.throwIfAborted();
+          session.send(hold.release);
+        } else {
+          if (hold) {
+            // Nothing is on this session yet: refused, it goes back to the pool as it was.
+            await hold.until.catch((err: unknown) => {
+              released = true;
+              signal?.removeEventListener('abort', cancel);
+              this.release(session);
+              throw err;
+            });
+            signal?.throwIfAborted();
+          }
+          session.send(req);
+        }
         for (;;) {
           const res = await session.next();
           if (res === undefined) break;

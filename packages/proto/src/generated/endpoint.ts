@@ -10,6 +10,7 @@ import type { EndpointServiceClient as _unigate_endpoint_v1_EndpointServiceClien
 import type { SessionCall as _unigate_endpoint_v1_SessionCall, SessionCall__Output as _unigate_endpoint_v1_SessionCall__Output } from './unigate/endpoint/v1/SessionCall';
 import type { SessionEnd as _unigate_endpoint_v1_SessionEnd, SessionEnd__Output as _unigate_endpoint_v1_SessionEnd__Output } from './unigate/endpoint/v1/SessionEnd';
 import type { SessionError as _unigate_endpoint_v1_SessionError, SessionError__Output as _unigate_endpoint_v1_SessionError__Output } from './unigate/endpoint/v1/SessionError';
+import type { SessionRelease as _unigate_endpoint_v1_SessionRelease, SessionRelease__Output as _unigate_endpoint_v1_SessionRelease__Output } from './unigate/endpoint/v1/SessionRelease';
 import type { SessionReply as _unigate_endpoint_v1_SessionReply, SessionReply__Output as _unigate_endpoint_v1_SessionReply__Output } from './unigate/endpoint/v1/SessionReply';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
@@ -29,6 +30,7 @@ export interface ProtoGrpcType {
         SessionCall: MessageTypeDefinition<_unigate_endpoint_v1_SessionCall, _unigate_endpoint_v1_SessionCall__Output>
         SessionEnd: MessageTypeDefinition<_unigate_endpoint_v1_SessionEnd, _unigate_endpoint_v1_SessionEnd__Output>
         SessionError: MessageTypeDefinition<_unigate_endpoint_v1_SessionError, _unigate_endpoint_v1_SessionError__Output>
+        SessionRelease: MessageTypeDefinition<_unigate_endpoint_v1_SessionRelease, _unigate_endpoint_v1_SessionRelease__Output>
         SessionReply: MessageTypeDefinition<_unigate_endpoint_v1_SessionReply, _unigate_endpoint_v1_SessionReply__Output>
       }
     }

@@ -1,0 +1,8 @@
+// Original file: proto/endpoint.proto
+
+
+export interface SessionRelease {
+}
+
+export interface SessionRelease__Output {
+}
