@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import type { ChatMessage } from './chat';
 import {
   countPromptTokens,
@@ -38,6 +39,43 @@ describe('countTextTokens', () => {
     const text = 'The quick brown fox, jumps over the lazy dog.';
     expect(countTextTokens(text)).toBe(countTextTokens(text));
     expect(countTextTokens(text)).toBe(11);
+  });
+});
+
+describe('countTextTokens counts exactly what the token regex matches', () => {
+  // The definition: one token per match of this regex (the scan in tokens.ts must agree everywhere).
+  const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
+  const reference = new RegExp(`[${CJK}]|(?:(?![${CJK}])[\\p{L}\\p{M}\\p{N}_]){1,8}|[^\\s\\p{L}\\p{M}\\p{N}_]{1,8}`, 'gu');
+  const byRegex = (text: string) => text.match(reference)?.length ?? 0;
+  // Characters where the classes meet: CJK letters and a CJK radical (a symbol of the Han script),
+  // 〇 (a Han number), combining marks, Unicode spaces, an astral emoji and letter, lone surrogates.
+  const edges = [
+    'a', 'Z', '0', '_', ' ', '\t', '\n', '\u00a0', '\u2003', '\u3000', '\ufeff', '!', '"', '{', '-', '.', 'é', 'e\u0301',
+    '你', 'こ', 'カ', '한', '\u2e80', '\u3007', '\u3001', 'ー', '・', '😀', '𝔘', '𠀀', '\ud800', '\udc00', 'ß', 'Ω', '٣',
+  ];
+
+  it('on text made of the characters where the classes meet', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...edges), { maxLength: 60 }), (chars) => {
+        const text = chars.join('');
+        expect(countTextTokens(text)).toBe(byRegex(text));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('on any code points, lone surrogates included', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 80 }), (text) => {
+        expect(countTextTokens(text)).toBe(byRegex(text));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('on a long prompt', () => {
+    const text = Array.from({ length: 400 }, (_, i) => `Line ${i}: const x_${i} = compute(y, "z"); // 你好 ${'#'.repeat(i % 20)}\n`).join('');
+    expect(countTextTokens(text)).toBe(byRegex(text));
   });
 });
 
