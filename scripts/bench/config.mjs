@@ -4,7 +4,8 @@
  *
  *   BENCH_TARGETS=direct,standalone,distributed,portkey   which targets to measure (the simulator always runs)
  *   BENCH_QUICK=1                 short phases, for developing the bench itself
- *   BENCH_SEQUENTIAL=3000         sequential non-streaming requests per gateway target (streams: BENCH_SEQUENTIAL_STREAM)
+ *   BENCH_SEQUENTIAL=3000         sequential non-streaming requests per gateway target (streams: BENCH_SEQUENTIAL_STREAM,
+ *                                 a coding agent's 60 KB prompt: BENCH_SEQUENTIAL_LARGE)
  *   BENCH_SEQUENTIAL_SECONDS=30   ...but no longer than this per case
  *   BENCH_DURATION=10             seconds of each max-throughput run (after BENCH_WARMUP seconds)
  *   BENCH_FIRST_WARMUP=5          seconds of load per case after a target starts, before anything is measured
@@ -40,6 +41,7 @@ export function readConfig(argv = process.argv.slice(2)) {
       json: number('BENCH_SEQUENTIAL', quick ? 300 : 3000),
       // A stream takes ~50 ms at the simulator's pace (2 ms per chunk), so fewer of them fit.
       stream: number('BENCH_SEQUENTIAL_STREAM', quick ? 30 : 300),
+      large: number('BENCH_SEQUENTIAL_LARGE', quick ? 100 : 1000),
       maxSeconds: number('BENCH_SEQUENTIAL_SECONDS', quick ? 4 : 30),
       warmup: quick ? 20 : 200,
     },

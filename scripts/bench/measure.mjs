@@ -5,7 +5,8 @@
  *   3. gateways only: the no-decay run (non-streaming, 64 connections). It comes first, on the freshest
  *      state, because that is where a slowdown shows (a table or plan that degrades as requests
  *      accumulate); what follows then measures the state a busy gateway lives in;
- *   4. sequential latency, non-streaming then streaming, paired with direct calls for gateways;
+ *   4. sequential latency, non-streaming, streaming, then non-streaming with a coding agent's 60 KB
+ *      prompt, paired with direct calls for gateways;
  *   5. max throughput per case (each after its own warm-up).
  * RSS of the target's processes is watched from warm-up to the end of the last run.
  */
@@ -19,6 +20,8 @@ const CASES = [
   ['json', false],
   ['stream', true],
 ];
+// Sequential only: throughput stays the short request's (a 60 KB body at 64 connections measures loopback copies).
+const SEQUENTIAL_CASES = [...CASES, ['large', false, true]];
 
 /** `direct` is the simulator target when `target` is a gateway (for the paired sequential runs). */
 export async function measureTarget(target, direct, simUrl, config) {
@@ -36,9 +39,9 @@ export async function measureTarget(target, direct, simUrl, config) {
     }
 
     const sequential = {};
-    for (const [name, stream] of CASES) {
+    for (const [name, stream, large] of SEQUENTIAL_CASES) {
       log(`${target.name}: sequential ${name}`);
-      sequential[name] = await sequentialRun(target, direct, config, stream);
+      sequential[name] = await sequentialRun(target, direct, config, stream, large);
     }
 
     const throughput = {};

@@ -20,6 +20,8 @@ function overheadsOf(result) {
     json: overhead(s.json.target.total, s.json.direct.total),
     streamFirstByte: overhead(s.stream.target.firstByte, s.stream.direct.firstByte),
     streamTotal: overhead(s.stream.target.total, s.stream.direct.total),
+    // Results written before the large case existed have none.
+    ...(s.large?.direct && { large: overhead(s.large.target.total, s.large.direct.total) }),
   };
 }
 
@@ -35,6 +37,7 @@ export function summarizeRun(targets) {
       overheadJsonP50: overheads[name].json.p50 / overheads.portkey.json.p50,
       overheadFirstByteP50: overheads[name].streamFirstByte.p50 / overheads.portkey.streamFirstByte.p50,
       overheadStreamTotalP50: overheads[name].streamTotal.p50 / overheads.portkey.streamTotal.p50,
+      overheadLargeP50: (overheads[name].large?.p50 ?? NaN) / (overheads.portkey.large?.p50 ?? NaN),
       // Above 1: serves more requests per second than Portkey.
       rpsJson: ours.throughput.json.rps / peer.throughput.json.rps,
       rpsStream: ours.throughput.stream.rps / peer.throughput.stream.rps,
@@ -57,12 +60,25 @@ function table(header, rows, textColumns = 1) {
 function sequentialTables(run) {
   const json = [];
   const stream = [];
+  const large = [];
   for (const [name, t] of Object.entries(run.targets)) {
     if (!t.sequential) continue;
     const o = run.summary.overheads[name];
     const j = t.sequential.json.target.total;
     const reported = t.sequential.json.target.reported;
     json.push([name, int(j.n), ms(j.p50), ms(j.p99), plusMs(o?.json.p50), plusMs(o?.json.p99), reported ? ms(reported.p50) : '—']);
+    const l = t.sequential.large?.target;
+    if (l) {
+      large.push([
+        name,
+        int(l.total.n),
+        ms(l.total.p50),
+        ms(l.total.p99),
+        plusMs(o?.large?.p50),
+        plusMs(o?.large?.p99),
+        l.reported ? ms(l.reported.p50) : '—',
+      ]);
+    }
     const f = t.sequential.stream.target.firstByte;
     const s = t.sequential.stream.target.total;
     stream.push([
@@ -89,6 +105,14 @@ function sequentialTables(run) {
       ['target', 'requests', 'first byte p50', 'p99', 'overhead p50', 'overhead p99', 'total p50', 'p99', 'overhead p50', 'overhead p99'],
       stream,
     ),
+    ...(large.length > 0
+      ? [
+          '',
+          "**Sequential, a coding agent's prompt** (ms; non-streaming, 41 messages, ~60 KB: `largeConversation` in scripts/bench/requests.mjs)",
+          '',
+          table(['target', 'requests', 'p50', 'p99', 'overhead p50', 'overhead p99', 'x-unigate-overhead-ms p50'], large),
+        ]
+      : []),
   ];
 }
 
@@ -151,6 +175,7 @@ function portkeyTable(run) {
       `${plusMs(o.json.p50)} (${times(r.overheadJsonP50)})`,
       `${plusMs(o.streamFirstByte.p50)} (${times(r.overheadFirstByteP50)})`,
       `${plusMs(o.streamTotal.p50)} (${times(r.overheadStreamTotalP50)})`,
+      `${plusMs(o.large?.p50)} (${times(r.overheadLargeP50)})`,
       `${int(t.json.rps)} (${times(r.rpsJson)})`,
       `${int(t.stream.rps)} (${times(r.rpsStream)})`,
     ];
@@ -160,7 +185,15 @@ function portkeyTable(run) {
     "**Against Portkey** (overhead p50 in ms and as a multiple of Portkey's: below 1× adds less; req/s as a multiple of Portkey's: above 1× serves more)",
     '',
     table(
-      ['target', 'overhead non-streaming', 'overhead stream first byte', 'overhead stream total', 'req/s non-streaming', 'req/s streaming'],
+      [
+        'target',
+        'overhead non-streaming',
+        'overhead stream first byte',
+        'overhead stream total',
+        'overhead 60 KB prompt',
+        'req/s non-streaming',
+        'req/s streaming',
+      ],
       rows,
     ),
   ];

@@ -5,13 +5,25 @@
  */
 export const CHAT_PATH = '/v1/chat/completions';
 
-export function chatBody(config, stream) {
+export function chatBody(config, stream, large = false) {
   return JSON.stringify({
     model: config.model,
-    messages: [{ role: 'user', content: 'Say hello in five words.' }],
+    messages: [...(large ? largeConversation() : []), { role: 'user', content: 'Say hello in five words.' }],
     max_tokens: config.maxTokens,
     ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
   });
+}
+
+/**
+ * The conversation in front of the large case's last message: 40 turns of code-like text, ~60 KB in
+ * all, the size of a coding agent's request (Claude Code and Codex resend the whole session each turn).
+ * Every gateway reads, checks and forwards all of it, and Unigate also estimates its tokens for the hold.
+ */
+export function largeConversation() {
+  return Array.from({ length: 40 }, (_, i) => ({
+    role: i % 2 ? 'assistant' : 'user',
+    content: `Line ${i} of a long coding session: const x = compute(y, "z"); `.repeat(25),
+  }));
 }
 
 /** One request; throws with the answer when the target does not serve the case properly. */

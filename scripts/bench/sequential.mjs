@@ -82,11 +82,12 @@ function recorder() {
 
 /**
  * `count` requests (at most `maxSeconds`) to `target`, after `warmup` unrecorded ones; paired with
- * direct ones when `direct` is given. Returns { target, direct? } summaries in microseconds.
+ * direct ones when `direct` is given. `large`: the coding agent's 60 KB prompt (non-streaming).
+ * Returns { target, direct? } summaries in microseconds.
  */
-export async function sequentialRun(target, direct, config, stream) {
-  const body = Buffer.from(chatBody(config, stream));
-  const count = stream ? config.sequential.stream : config.sequential.json;
+export async function sequentialRun(target, direct, config, stream, large = false) {
+  const body = Buffer.from(chatBody(config, stream, large));
+  const count = large ? config.sequential.large : stream ? config.sequential.stream : config.sequential.json;
   const sides = [{ client: client(target, body), rec: recorder() }];
   if (direct) sides.push({ client: client(direct, body), rec: recorder() });
   try {
