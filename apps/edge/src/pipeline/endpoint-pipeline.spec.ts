@@ -1,0 +1,170 @@
+/**
+ * The pipeline's side of held calls, on Fastify with the real chat completions spec: a port to another
+ * process gets the call with the admission still in flight; the admission's outcome decides the answer
+ * and the money (a refusal is the client's answer, a failure while admitting still refunds and frees
+ * the slot), and a key refused a moment ago is admitted first instead.
+ */
+import { chatCompletionsSpec, errors, type EndpointCall, type EndpointPort, type KeyPrincipal, type ModelRoute } from '@unigate/contracts';
+import type { Admitted, AdmitRequest, Reservations } from '@unigate/billing/reservations';
+import { createLogger } from '@unigate/platform';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { EndpointPipeline } from './endpoint-pipeline';
+
+const route: ModelRoute = {
+  model: { id: 'm1', family: 'omega', kind: 'chat', owned_by: 'omega', created: 1, prices: { input_per_mtok: 1, output_per_mtok: 2 } },
+  channels: [],
+};
+const principal = (key_id: string): KeyPrincipal => ({
+  key_id,
+  account_id: 'acct_1',
+  models: [],
+  rate_limit_rpm: null,
+  max_concurrency: null,
+  tier: 'paid',
+});
+const answer = { id: 'c1', object: 'chat.completion', created: 1, model: 'm1', choices: [] };
+
+/** Admits or refuses by key; the admission answers when `open` is called (or at once). Records what went back. */
+class ScriptedReservations implements Reservations {
+  readonly admitted: string[] = [];
+  readonly refunded: string[] = [];
+  readonly finished: string[] = [];
+  private readonly waiting: Array<() => void> = [];
+  held = false;
+
+  admit(req: AdmitRequest): Promise<Admitted> {
+    this.admitted.push(req.principal.key_id);
+    const settle = () => {
+      if (req.principal.key_id.startsWith('spent')) throw errors.rateLimited('Rate limit reached for this API key.', 1);
+      // Idempotent, as the contract says: the slot may be given back from more than one place.
+      const once = (into: string[]) => async () => void (into.includes(req.request_id) || into.push(req.request_id));
+      return { holdId: req.request_id, refund: once(this.refunded), finish: once(this.finished) };
+    };
+    if (!this.held) return Promise.resolve().then(settle);
+    return new Promise<void>((resolve) => this.waiting.push(resolve)).then(settle);
+  }
+  open(): void {
+    for (const resolve of this.waiting.splice(0)) resolve();
+  }
+  release = async () => undefined;
+  checkReady = async () => undefined;
+  close = async () => undefined;
+}
+
+/** A port to another process: records whether each call came with its admission still in flight. */
+function remotePort(behaviour: (call: EndpointCall) => Promise<unknown> = async () => answer, waitsForAdmission = true) {
+  const calls: Array<{ call: EndpointCall; withAdmission: boolean }> = [];
+  const port: EndpointPort = {
+    overlapsAdmission: true,
+    call: async (call, _signal, _timing, admission) => {
+      calls.push({ call, withAdmission: admission !== undefined });
+      // As the gRPC client does: the call's outcome waits for the admission when it fails first.
+      const result = behaviour(call);
+      result.catch(() => undefined);
+      if (waitsForAdmission) await admission;
+      return result;
+    },
+    // A stream that fails before its first item, without waiting for the admission.
+    stream: async function* (call, _signal, _timing, admission) {
+      calls.push({ call, withAdmission: admission !== undefined });
+      yield* [];
+      throw errors.upstream(502, 'upstream broke', false);
+    },
+  };
+  return { port, calls };
+}
+
+let app: FastifyInstance;
+afterEach(() => app?.close());
+
+async function serve(reservations: Reservations, port: EndpointPort) {
+  const pipeline = new EndpointPipeline({
+    catalog: { resolve: async () => route, list: async () => [route.model] },
+    reservations,
+    services: { chat: port },
+    logger: createLogger('pipeline-spec', 'silent'),
+  });
+  app = Fastify();
+  app.post(chatCompletionsSpec.path, {
+    onRequest: async (request) => void (request.principal = principal(String(request.headers['x-key']))),
+    handler: (request, reply) => pipeline.handle(chatCompletionsSpec, request, reply),
+  });
+  await app.ready();
+  return (key: string, stream = false) =>
+    app.inject({
+      method: 'POST',
+      url: chatCompletionsSpec.path,
+      headers: { 'x-key': key },
+      payload: { model: 'm1', messages: [{ role: 'user', content: 'hi' }], ...(stream && { stream: true }) },
+    });
+}
+
+test('the call reaches a remote port while its admission is in flight, carrying its hold; admitted, it answers and frees its slot', async () => {
+  const reservations = new ScriptedReservations();
+  reservations.held = true;
+  const { port, calls } = remotePort();
+  const send = await serve(reservations, port);
+  const pending = send('k1');
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(calls).toHaveLength(1);
+  expect(calls[0].withAdmission).toBe(true);
+  expect(calls[0].call.hold_id).toBe(calls[0].call.request_id);
+  reservations.open();
+  const res = await pending;
+  expect(res.statusCode).toBe(200);
+  expect(res.json()).toMatchObject({ id: 'c1' });
+  expect(reservations.finished).toEqual([calls[0].call.request_id]);
+  expect(reservations.refunded).toEqual([]);
+});
+
+test("a refused admission is the client's answer; the same key right after is admitted first and never reaches the port", async () => {
+  const reservations = new ScriptedReservations();
+  const { port, calls } = remotePort();
+  const send = await serve(reservations, port);
+  const first = await send('spent-1');
+  expect(first.statusCode).toBe(429);
+  expect(calls).toHaveLength(1);
+  const second = await send('spent-1');
+  expect(second.statusCode).toBe(429);
+  expect(calls).toHaveLength(1);
+  expect(reservations.admitted).toEqual(['spent-1', 'spent-1']);
+  // Another key still travels with its admission.
+  expect((await send('k2')).statusCode).toBe(200);
+  expect(calls.map((c) => c.withAdmission)).toEqual([true, true]);
+});
+
+test.each([
+  ['after the admission answered', true],
+  ['before the admission answered', false],
+])('a call that fails while its admission is in flight (%s) refunds the hold and frees the slot once admitted', async (_, waits) => {
+  const reservations = new ScriptedReservations();
+  reservations.held = true;
+  const { port } = remotePort(async () => {
+    throw errors.upstream(502, 'upstream broke', false);
+  }, waits);
+  const send = await serve(reservations, port);
+  const pending = send('k3');
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(reservations.refunded).toEqual([]);
+  reservations.open();
+  const res = await pending;
+  expect(res.statusCode).toBe(502);
+  expect(reservations.refunded).toHaveLength(1);
+  expect(reservations.finished).toHaveLength(1);
+});
+
+test('a stream that fails before its first item while its admission is in flight answers the error, then refunds and frees the slot', async () => {
+  const reservations = new ScriptedReservations();
+  reservations.held = true;
+  const { port, calls } = remotePort();
+  const send = await serve(reservations, port);
+  const pending = send('k4', true);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(calls.map((c) => c.withAdmission)).toEqual([true]);
+  expect(reservations.refunded).toEqual([]);
+  reservations.open();
+  const res = await pending;
+  expect(res.statusCode).toBe(502);
+  expect(reservations.refunded).toHaveLength(1);
+  expect(reservations.finished).toHaveLength(1);
+});
