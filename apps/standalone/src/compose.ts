@@ -9,7 +9,7 @@ import { createCatalog, type Env } from '@unigate/catalog';
 import { createChatService, openChatDataSource, TypeOrmResponsesStore } from '@unigate/chat';
 import { join } from 'node:path';
 import { createMediaService, interactionRegistry } from '@unigate/media';
-import { createVideoService, DEFAULT_WEBHOOK_RETRY, openVideoDataSource, TimerPolls, TimerWebhooks } from '@unigate/video';
+import { createVideoService, DEFAULT_WEBHOOK_RETRY, openVideoDataSource, TimerPolls, TimerWebhooks } from '@unigate/video/embedded';
 import { usdToMicros } from '@unigate/contracts';
 import { createEdgeApp } from '@unigate/edge';
 import {

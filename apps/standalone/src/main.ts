@@ -13,7 +13,7 @@ import { createSimulator } from '@unigate/upstream-sim';
 import { z } from 'zod';
 import { banner } from './banner';
 import { composeGateway } from './compose';
-import { DEFAULT_WEBHOOK_RETRY } from '@unigate/video';
+import { DEFAULT_WEBHOOK_RETRY } from '@unigate/video/embedded';
 import { generateAdminToken, generateApiKey, persistentSecret } from './secrets';
 
 const env = z.object({
