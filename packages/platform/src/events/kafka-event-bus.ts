@@ -9,17 +9,7 @@
  * same contract holds per slice: committed after the handler returned, redelivered whole on a throw.
  */
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
-import {
-  Kafka,
-  logLevel as KafkaLogLevel,
-  Partitioners,
-  type Consumer,
-  type EachBatchPayload,
-  type IHeaders,
-  type KafkaMessage,
-  type LogEntry,
-  type Producer,
-} from 'kafkajs';
+import type { Consumer, EachBatchPayload, IHeaders, Kafka, KafkaMessage, LogEntry, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { readEnv, wholeNumber } from '../env';
@@ -28,7 +18,16 @@ import type { EventBus, EventHandler, EventMeta } from './event-bus';
 import { fixKafkajsIdleLoop } from './kafkajs-idle-loop';
 import { runInTraceContext, withTraceHeaders } from './trace-headers';
 
-fixKafkajsIdleLoop();
+/**
+ * kafkajs (143 modules) loads with the first bus, not with this package, whose index standalone also
+ * loads without ever making a bus; the idle-loop fix is applied to it then.
+ */
+function loadKafkajs(): typeof import('kafkajs') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const kafkajs = require('kafkajs') as typeof import('kafkajs');
+  fixKafkajsIdleLoop();
+  return kafkajs;
+}
 
 export interface KafkaEventBusOptions {
   brokers: string[];
@@ -114,6 +113,7 @@ interface Subscription {
 
 export class KafkaEventBus implements EventBus {
   private readonly kafka: Kafka;
+  private readonly logLevel: typeof import('kafkajs').logLevel;
   private readonly producer: Producer;
   private readonly subscriptions: Subscription[] = [];
   private producerConnected = false;
@@ -129,10 +129,12 @@ export class KafkaEventBus implements EventBus {
   constructor(private readonly opts: KafkaEventBusOptions) {
     // Read at construction, so a bad value stops the service at start rather than at its first subscribe.
     this.maxWaitTimeMs = opts.maxWaitTimeMs ?? kafkaFetchMaxWaitMs();
+    const { Kafka, logLevel, Partitioners } = loadKafkajs();
+    this.logLevel = logLevel;
     this.kafka = new Kafka({
       clientId: opts.clientId,
       brokers: opts.brokers,
-      logLevel: KafkaLogLevel.WARN,
+      logLevel: logLevel.WARN,
       logCreator: () => (entry: LogEntry) => this.forwardLog(entry),
     });
     this.producer = this.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: true });
@@ -458,8 +460,8 @@ export class KafkaEventBus implements EventBus {
   private forwardLog(entry: LogEntry): void {
     const { message, ...extra } = entry.log;
     const fields = { kafka: entry.namespace, ...extra };
-    if (entry.level === KafkaLogLevel.ERROR) this.opts.logger.error(fields, message);
-    else if (entry.level === KafkaLogLevel.WARN) this.opts.logger.warn(fields, message);
+    if (entry.level === this.logLevel.ERROR) this.opts.logger.error(fields, message);
+    else if (entry.level === this.logLevel.WARN) this.opts.logger.warn(fields, message);
     else this.opts.logger.debug(fields, message);
   }
 }

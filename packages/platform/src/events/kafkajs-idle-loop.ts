@@ -9,7 +9,8 @@
  * (`push`), and a finished request checks the queue itself (`fulfillRequest`). So the check is only
  * armed while requests wait — throttled, or behind `maxInFlightRequests` — exactly as before.
  *
- * kafka-event-bus.ts applies it when it loads, to the RequestQueue kafkajs itself loads.
+ * kafka-event-bus.ts applies it when it loads kafkajs (with its first bus), to the RequestQueue kafkajs
+ * itself loads.
  */
 
 interface RequestQueueLike {
@@ -18,13 +19,12 @@ interface RequestQueueLike {
 
 type Scheduler = (this: RequestQueueLike) => void;
 
-// kafkajs ships its sources without an exports map, so its internal module resolves by path.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const RequestQueue = require('kafkajs/src/network/requestQueue') as { prototype: { scheduleCheckPendingRequests: Scheduler } };
-
 const PATCHED = Symbol.for('unigate.kafkajs.idle-loop-fixed');
 
 export function fixKafkajsIdleLoop(): void {
+  // kafkajs ships its sources without an exports map, so its internal module resolves by path.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const RequestQueue = require('kafkajs/src/network/requestQueue') as { prototype: { scheduleCheckPendingRequests: Scheduler } };
   const proto = RequestQueue.prototype as { scheduleCheckPendingRequests: Scheduler; [PATCHED]?: true };
   if (proto[PATCHED]) return;
   const schedule = proto.scheduleCheckPendingRequests;
