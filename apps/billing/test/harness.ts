@@ -29,6 +29,23 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/**
+ * Resolves once `store` answers. A reservations connection refuses commands until it is up (no offline
+ * queue, as in production: a request is refused rather than left waiting), so a test that admits the
+ * moment the connection was made can meet a 503 on a busy machine.
+ */
+export async function untilReady(store: Reservations, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await store.checkReady();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
 export async function startHarness(opts: { mode?: Mode; bus?: EventBus; commitWindowMs?: number } = {}): Promise<Harness> {
   const mode = opts.mode ?? 'redis';
   const db = await createTestDatabase('billing');
@@ -46,6 +63,7 @@ export async function startHarness(opts: { mode?: Mode; bus?: EventBus; commitWi
   const edge = redis
     ? new RedisReservations(connectRedisForReservations(redisUrl()), { keyPrefix, load: (id) => domain.billing.accountMoney(id) })
     : domain.reservations!;
+  if (redis) await Promise.all([untilReady(redis), untilReady(edge)]);
   return {
     mode,
     db,

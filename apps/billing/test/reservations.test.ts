@@ -17,6 +17,7 @@ import {
   type ReservationOptions,
   type Reservations,
 } from '../src/reservations';
+import { untilReady } from './harness';
 
 /** The ledger these tests' stores load balances from. */
 const ledger = new Map<string, AccountMoney>();
@@ -41,12 +42,7 @@ const track = <T extends Reservations>(l: T) => (opened.push(l), l);
 
 async function readyRedis(prefix: string, opts: ReservationOptions = {}): Promise<RedisReservations> {
   const store = track(new RedisReservations(connectRedisForReservations(redisUrl()), { ...opts, keyPrefix: prefix, load }));
-  await until(() =>
-    store.checkReady().then(
-      () => true,
-      () => false,
-    ),
-  );
+  await untilReady(store);
   return store;
 }
 
