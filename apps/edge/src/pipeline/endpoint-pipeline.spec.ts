@@ -143,14 +143,7 @@ test.each([
     throw errors.upstream(502, 'upstream broke', false);
   }, waits);
   const send = await serve(reservations, port);
-  const pending = send('k3');
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(reservations.refunded).toEqual([]);
-  reservations.open();
-  const res = await pending;
-  expect(res.statusCode).toBe(502);
-  expect(reservations.refunded).toHaveLength(1);
-  expect(reservations.finished).toHaveLength(1);
+  await failsThenSettles(reservations, send('k3'));
 });
 
 test('a stream that fails before its first item while its admission is in flight answers the error, then refunds and frees the slot', async () => {
@@ -158,13 +151,16 @@ test('a stream that fails before its first item while its admission is in flight
   reservations.held = true;
   const { port, calls } = remotePort();
   const send = await serve(reservations, port);
-  const pending = send('k4', true);
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await failsThenSettles(reservations, send('k4', true));
   expect(calls.map((c) => c.withAdmission)).toEqual([true]);
+});
+
+/** A failed call's answer waits for its admission; once that answers, the hold goes back and the slot is freed. */
+async function failsThenSettles(reservations: ScriptedReservations, pending: Promise<{ statusCode: number }>) {
+  await new Promise((resolve) => setTimeout(resolve, 20));
   expect(reservations.refunded).toEqual([]);
   reservations.open();
-  const res = await pending;
-  expect(res.statusCode).toBe(502);
+  expect((await pending).statusCode).toBe(502);
   expect(reservations.refunded).toHaveLength(1);
   expect(reservations.finished).toHaveLength(1);
-});
+}
