@@ -35,17 +35,15 @@ export function countTextTokens(text: string): number {
   let n = 0;
   let i = 0;
   while (i < length) {
-    let c = text.charCodeAt(i++);
-    let bits = c < 0xd800 ? BMP_CLASS[c] || bmpClass(c) : c >= 0xdc00 || i === length ? charClass(c) : pairClass(text, c, i);
-    if (bits & ASTRAL) i++;
+    let bits = classAt(text, i);
+    i += bits & ASTRAL ? 2 : 1;
     if (bits & SPACE) continue;
     n++;
     // A CJK character is a token of its own; a word or other run goes on for at most 8 characters.
     if (bits & CJK_CHAR) continue;
     const run = bits & WORD ? WORD : OTHER;
     for (let taken = 1; taken < 8 && i < length; taken++) {
-      c = text.charCodeAt(i);
-      bits = c < 0xd800 ? BMP_CLASS[c] || bmpClass(c) : c >= 0xdc00 || i + 1 === length ? charClass(c) : pairClass(text, c, i + 1);
+      bits = classAt(text, i);
       if (!(bits & run)) break;
       i += bits & ASTRAL ? 2 : 1;
     }
@@ -71,6 +69,13 @@ const OTHER_RE = new RegExp(`^${OTHER_CHAR}$`, 'u');
 const BMP_CLASS = new Uint8Array(0x10000);
 /** Classes of astral code points (emoji, rare CJK), few in any text; dropped whole if a text holds many. */
 const ASTRAL_CLASS = new Map<number, number>();
+
+/** The class of the code point that starts at UTF-16 index `i` (ASTRAL when it takes two units). */
+function classAt(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c < 0xd800) return BMP_CLASS[c] || bmpClass(c);
+  return c >= 0xdc00 || i + 1 === text.length ? charClass(c) : pairClass(text, c, i + 1);
+}
 
 function bmpClass(c: number): number {
   return (BMP_CLASS[c] = classify(c));

@@ -8,10 +8,10 @@ import type { Logger } from '@unigate/platform';
 import { HeartbeatLease } from './heartbeat-lease';
 import type { MemoryMoney } from './memory-money';
 import {
-  holdIdOf,
   concurrencyExceeded,
   DEFAULT_LEASE_TTL_MS,
   DEFAULT_WINDOW_MS,
+  holdIdOf,
   holdTtlMs,
   leaseIdFor,
   limitOf,
@@ -82,7 +82,7 @@ export class MemoryReservations implements Reservations {
     if (state && rpm > 0) state.admitted.push(now);
     const finish = state && max > 0 ? this.lease(state, principal.key_id, requestId, now) : NOTHING_TO_GIVE_BACK;
     return {
-      holdId: account ? holdIdOf(req) : null,
+      holdId: holdIdOf(req),
       refund: once(() => account?.drop(requestId)),
       finish: once(finish),
     };

@@ -14,10 +14,10 @@ import Redis from 'ioredis';
 import { HeartbeatLease } from './heartbeat-lease';
 import { ADMIT_LUA, APPLY_LUA, READ_LUA, REFRESH_LUA } from './redis-reservation-scripts';
 import {
-  holdIdOf,
   concurrencyExceeded,
   DEFAULT_LEASE_TTL_MS,
   DEFAULT_WINDOW_MS,
+  holdIdOf,
   holdTtlMs,
   leaseIdFor,
   limitOf,

@@ -138,9 +138,8 @@ export class EndpointPipeline {
         void reply.header('connection', 'close');
       sendError(reply, request, toGatewayError(err, this.deps.logger, requestId), spec.errorShape(family), modelId);
     } finally {
-      // A call that failed while its admission was in flight gives the slot back once it is known.
-      if (admission) void admission.then(() => admitted?.finish(), () => undefined);
-      else void admitted?.finish();
+      // Once the admission is known (a call may have failed while it was in flight), the slot goes back.
+      void admission?.then(() => admitted?.finish(), () => undefined);
     }
   }
 
