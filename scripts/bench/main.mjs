@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * `npm run bench` (builds first): what each gateway adds on top of its upstream, in one run. Four
+ * `npm run bench` (builds first): what each gateway adds on top of its upstream, in one run. Five
  * targets in front of one upstream simulator running as its own process (apps/upstream-sim):
  *   direct       the simulator itself (the floor)
+ *   proxy        one bare Node hop forwarding each request's bytes (floor-proxy.mjs): the floor of a gateway
  *   standalone   apps/standalone, pointed at that simulator (UNIGATE_SIM_URL)
  *   distributed  edge + chat + billing + catalog on Postgres, Redis and a Kafka test broker
  *   portkey      Portkey AI Gateway 1.15.2 from npm, forwarding OpenAI-format calls to the simulator

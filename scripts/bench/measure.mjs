@@ -2,7 +2,7 @@
  * Every measurement of one target, in this order:
  *   1. its calls reach the shared simulator on the same path as a direct call (requests.mjs);
  *   2. warm-up: a short load run per case, non-streaming last;
- *   3. gateways only: the no-decay run (non-streaming, 64 connections). It comes first, on the freshest
+ *   3. gateways only (not the floor proxy): the no-decay run (non-streaming, 64 connections). It comes first, on the freshest
  *      state, because that is where a slowdown shows (a table or plan that degrades as requests
  *      accumulate); what follows then measures the state a busy gateway lives in;
  *   4. sequential latency, non-streaming, streaming, then non-streaming with a coding agent's 60 KB
@@ -33,7 +33,8 @@ export async function measureTarget(target, direct, simUrl, config) {
     for (const stream of [true, false]) await loadRun(target, config, { stream, seconds: config.firstWarmupSeconds });
 
     let decay;
-    if (direct) {
+    // The floor proxy keeps no state that could degrade: no decay run.
+    if (direct && !target.floor) {
       log(`${target.name}: ${config.decay.seconds} s no-decay run`);
       decay = await loadRun(target, config, { stream: false, seconds: config.decay.seconds, windows: config.decay.windows });
     }

@@ -8,7 +8,8 @@ import { join, relative } from 'node:path';
 import prettier from 'prettier';
 import { overhead } from './stats.mjs';
 
-const GATEWAYS = ['standalone', 'distributed', 'portkey'];
+// Everything measured paired with direct calls: the floor proxy and the gateways.
+const GATEWAYS = ['proxy', 'standalone', 'distributed', 'portkey'];
 const DOCS_START = '<!-- bench:latest -->';
 const DOCS_END = '<!-- /bench:latest -->';
 
@@ -43,7 +44,25 @@ export function summarizeRun(targets) {
       rpsStream: ours.throughput.stream.rps / peer.throughput.stream.rps,
     };
   }
-  return { overheads, vsPortkey };
+  // What each Unigate deployment adds beyond its hops' floor, measured in the same run: standalone is one
+  // hop (the floor proxy's overhead), distributed two (edge, then the service: twice the proxy's p50;
+  // the tails of two hops do not add up, so it gets no p99).
+  const aboveFloor = {};
+  const floor = overheads.proxy;
+  for (const [name, hops] of [
+    ['standalone', 1],
+    ['distributed', 2],
+  ]) {
+    const o = overheads[name];
+    if (!o || !floor) continue;
+    aboveFloor[name] = Object.fromEntries(
+      ['json', 'streamFirstByte'].map((kase) => [
+        kase,
+        { p50: o[kase].p50 - hops * floor[kase].p50, p99: hops === 1 ? o[kase].p99 - floor[kase].p99 : NaN },
+      ]),
+    );
+  }
+  return { overheads, vsPortkey, aboveFloor };
 }
 
 const ms = (us) => (Number.isFinite(us) ? (us / 1000).toFixed(3) : '—');
@@ -166,6 +185,23 @@ function rssTable(run) {
   ];
 }
 
+function floorTable(run) {
+  const rows = Object.entries(run.summary.aboveFloor ?? {}).map(([name, a]) => [
+    name,
+    plusMs(a.json.p50),
+    plusMs(a.json.p99),
+    plusMs(a.streamFirstByte.p50),
+    plusMs(a.streamFirstByte.p99),
+  ]);
+  if (rows.length === 0) return [];
+  return [
+    "**Above the floor** (ms; what Unigate adds beyond its hops' floor in this run: standalone's overhead minus the floor proxy's, distributed's minus twice the proxy's p50)",
+    '',
+    table(['target', 'non-streaming p50', 'p99', 'stream first byte p50', 'p99'], rows),
+    '',
+  ];
+}
+
 function portkeyTable(run) {
   const rows = Object.entries(run.summary.vsPortkey).map(([name, r]) => {
     const o = run.summary.overheads[name];
@@ -215,6 +251,7 @@ export function markdown(run, resultsPath) {
     '',
     ...rssTable(run),
     '',
+    ...floorTable(run),
     ...portkeyTable(run),
     ...failed.map(([name, t]) => `\n**${name} not measured:** ${t.error}`),
   ].join('\n');

@@ -1,5 +1,5 @@
 /**
- * The four targets, all in front of one upstream simulator running as its own process. A target is
+ * The targets, all in front of one upstream simulator running as its own process. A target is
  * { name, origin, headers, processes: [{ name, pid }], stop }: where to send requests, what to send
  * with them, which processes to watch, and how to stop it. Gateways start on fresh state (a new data
  * directory or database) with one generously funded account.
@@ -94,7 +94,28 @@ async function startPortkey(simUrl) {
   return { name: 'portkey', origin: `http://127.0.0.1:${port}`, headers, processes: [{ name: 'portkey', pid: proc.pid }], stop };
 }
 
-const starters = { standalone: startStandalone, distributed: startDistributed, portkey: startPortkey };
+/** The floor: one bare Node hop (floor-proxy.mjs), forwarding each request's bytes to the simulator. */
+async function startFloorProxy(simUrl) {
+  const port = await testing.freePort();
+  const proc = await testing.startNodeProcess({
+    name: 'proxy',
+    script: join(ROOT, 'scripts', 'bench', 'floor-proxy.mjs'),
+    args: [`--port=${port}`, `--upstream=${simUrl}`],
+    readyUrl: `http://127.0.0.1:${port}/ready`,
+    timeoutMs: READY_TIMEOUT_MS,
+  });
+  const stop = onStop(() => proc.stop());
+  return {
+    name: 'proxy',
+    floor: true,
+    origin: `http://127.0.0.1:${port}`,
+    headers: {},
+    processes: [{ name: 'proxy', pid: proc.pid }],
+    stop,
+  };
+}
+
+const starters = { proxy: startFloorProxy, standalone: startStandalone, distributed: startDistributed, portkey: startPortkey };
 
 /** Starts one gateway target in front of the simulator at `simUrl`. */
 export function startGateway(name, simUrl, config) {
