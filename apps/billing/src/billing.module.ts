@@ -5,7 +5,8 @@
  */
 import { Inject, Injectable, Module, Optional, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { usdToMicros } from '@unigate/contracts';
-import { createLogger, GRPC_HANDLERS, KafkaEventBus, Readiness, type Logger } from '@unigate/platform';
+import { createLogger, KafkaEventBus, Readiness, type Logger } from '@unigate/platform';
+import { GRPC_HANDLERS } from '@unigate/platform/distributed';
 import type { DataSource } from 'typeorm';
 import { readBillingEnv, type BillingEnv } from './billing.config';
 import { createBillingDomain, openBillingDataSource, type BillingDomain } from './billing.domain';

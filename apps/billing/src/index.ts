@@ -1,7 +1,6 @@
-/** What other workspaces (standalone, tests) compose billing from. */
+/** What other workspaces (standalone, tests) compose billing from; the distributed service's Nest module and gRPC handlers load only with its main.ts. */
 export { createBillingDomain, openBillingDataSource, BILLING_SCHEMA } from './billing.domain';
 export type { BillingDomain, BillingDomainDeps, BillingMode, OpenBillingDataSourceOptions } from './billing.domain';
-export { BillingAppModule } from './billing.module';
 export { BillingService } from './domain/billing.service';
 export { UsageSettler } from './domain/usage-settler';
 export type { SettleOutcome } from './domain/usage-event';
@@ -12,4 +11,3 @@ export { generateApiKey, hashApiKey } from './domain/api-key-material';
 export { BILLING_ENTITIES } from './domain/entities';
 export { BILLING_MIGRATIONS } from './migrations';
 export { BILLING_CONSUMER_GROUP } from './transport/usage.consumer';
-export { billingGrpcHandlers } from './transport/billing.grpc.controller';

@@ -1,5 +1,5 @@
 import '@unigate/platform/telemetry-register';
-import { runService } from '@unigate/platform';
+import { runService } from '@unigate/platform/distributed';
 import { BillingAppModule } from './billing.module';
 
 void runService({ name: 'billing', module: BillingAppModule, grpc: true });

@@ -6,7 +6,8 @@
 import type { ServiceError } from '@grpc/grpc-js';
 import type { INestApplication } from '@nestjs/common';
 import { TOPICS } from '@unigate/contracts';
-import { fromGrpcError, grpcClient, KafkaEventBus, runService } from '@unigate/platform';
+import { KafkaEventBus } from '@unigate/platform';
+import { fromGrpcError, grpcClient, runService } from '@unigate/platform/distributed';
 import {
   createTestDatabase,
   freePort,
@@ -17,7 +18,8 @@ import {
   waitForHttp,
   type TestDatabase,
 } from '@unigate/testing';
-import { BillingAppModule, hashApiKey } from '../src';
+import { hashApiKey } from '../src';
+import { BillingAppModule } from '../src/billing.module';
 import { logger, usageEvent, waitFor } from './harness';
 
 type Call = (req: object) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { TOPICS, type CatalogUpdated } from '@unigate/contracts';
-import { createLogger, GRPC_HANDLERS, KafkaEventBus, type Logger } from '@unigate/platform';
+import { createLogger, KafkaEventBus, type Logger } from '@unigate/platform';
+import { GRPC_HANDLERS } from '@unigate/platform/distributed';
 import { createCatalog } from './create-catalog';
 import { CATALOG_PORT } from './catalog.tokens';
 import { toSnapshot, type CatalogService } from './lookup';

@@ -9,4 +9,3 @@ export { ConfigError } from './config/config-error';
 export { loadCatalogConfig, parseCatalogConfig } from './config/load-config';
 export { buildCatalogData, simulatorChannel, type Env } from './config/build-catalog-data';
 export type { CatalogConfig } from './config/config.schema';
-export { CatalogAppModule, CATALOG_PORT } from './catalog.module';

@@ -1,5 +1,5 @@
 import '@unigate/platform/telemetry-register';
-import { runService } from '@unigate/platform';
+import { runService } from '@unigate/platform/distributed';
 import { CatalogAppModule } from './catalog.module';
 
 runService({ name: 'catalog', module: CatalogAppModule, grpc: true });

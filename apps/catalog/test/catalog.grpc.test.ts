@@ -11,8 +11,8 @@ import * as grpc from '@grpc/grpc-js';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { GatewayError, modelInfoSchema, modelRouteSchema, type ModelInfo, type ModelRoute } from '@unigate/contracts';
+import { decodeJson } from '@unigate/platform';
 import {
-  decodeJson,
   fromGrpcError,
   GRPC_HANDLERS,
   grpcClient,
@@ -20,7 +20,7 @@ import {
   unary,
   type GrpcHandlers,
   type GrpcServer,
-} from '@unigate/platform';
+} from '@unigate/platform/distributed';
 import type { CatalogServiceClient, ModelList__Output, Route__Output } from '@unigate/proto';
 import { freePort } from '@unigate/testing';
 import { CatalogAppModule } from '../src/catalog.module';

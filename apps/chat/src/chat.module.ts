@@ -2,8 +2,6 @@ import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import {
   brokersList,
   createLogger,
-  endpointServiceHandlers,
-  GRPC_HANDLERS,
   serviceEventBus,
   publishUsage,
   Readiness,
@@ -12,6 +10,7 @@ import {
   UsageRecorder,
   type EventBus,
 } from '@unigate/platform';
+import { endpointServiceHandlers, GRPC_HANDLERS } from '@unigate/platform/distributed';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
 import { createChatService } from './create-chat';

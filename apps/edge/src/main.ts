@@ -4,9 +4,6 @@ import {
   applyHeapGrowth,
   brokersList,
   createLogger,
-  GrpcCatalogClient,
-  GrpcEndpointClient,
-  GrpcVideoTaskClient,
   KafkaEventBus,
   onShutdownSignal,
   port,
@@ -14,6 +11,7 @@ import {
   readEnv,
   resultStorageFromEnv,
 } from '@unigate/platform';
+import { GrpcCatalogClient, GrpcEndpointClient, GrpcVideoTaskClient } from '@unigate/platform/distributed';
 import { TOPICS } from '@unigate/contracts';
 import { z } from 'zod';
 import { GrpcBillingClient } from './clients/grpc-billing.client';

@@ -2,9 +2,7 @@ import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import {
   brokersList,
   createLogger,
-  endpointServiceHandlers,
   type EventBus,
-  GRPC_HANDLERS,
   publishUsage,
   readEnv,
   Readiness,
@@ -15,6 +13,7 @@ import {
   startSweeper,
   UsageRecorder,
 } from '@unigate/platform';
+import { endpointServiceHandlers, GRPC_HANDLERS } from '@unigate/platform/distributed';
 import { z } from 'zod';
 import { createMediaService } from './create-media';
 import { interactionRegistry } from './interaction-registry';

@@ -1,6 +1,6 @@
 /** What the video service asks billing directly: giving a failed task's hold back (BillingService.ReleaseHold). */
 import type { BillingPort } from '@unigate/contracts';
-import { grpcClient, unary } from '@unigate/platform';
+import { grpcClient, unary } from '@unigate/platform/distributed';
 
 export function grpcHoldReleaser(url: string): Pick<BillingPort, 'releaseHold'> {
   const client = grpcClient('billing', url);

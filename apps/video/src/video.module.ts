@@ -2,10 +2,7 @@ import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import {
   brokersList,
   createLogger,
-  endpointServiceHandlers,
   type EventBus,
-  GRPC_HANDLERS,
-  GrpcCatalogClient,
   publishUsage,
   readEnv,
   Readiness,
@@ -13,8 +10,8 @@ import {
   resultStore,
   serviceEventBus,
   UsageRecorder,
-  videoTaskHandlers,
 } from '@unigate/platform';
+import { endpointServiceHandlers, GRPC_HANDLERS, GrpcCatalogClient, videoTaskHandlers } from '@unigate/platform/distributed';
 import { z } from 'zod';
 import { grpcHoldReleaser } from './billing-client';
 import { createVideoService, DEFAULT_POLL_TIMING, type VideoService } from './create-video';

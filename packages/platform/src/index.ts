@@ -1,14 +1,7 @@
 export * from './logger';
 export * from './env';
 export * from './nest-logger';
-export * from './service';
 export * from './events/event-bus';
-export * from './grpc/errors';
-export * from './grpc/grpc-server';
-export * from './grpc/grpc-client';
-export * from './grpc/endpoint-transport';
-export * from './grpc/video-task-transport';
-export * from './grpc/grpc-catalog-client';
 export * from './grpc/wire-json';
 export * from './events/usage-recorder';
 export * from './observability/metrics';
@@ -31,4 +24,5 @@ export * from './storage/s3-object-store';
 export * from './storage/result-storage';
 export * from './storage/result-links';
 export * from './process-ids';
-// The database helpers are `@unigate/platform/database` (src/database/index.ts).
+// The database helpers are `@unigate/platform/database` (src/database/index.ts); the gRPC transport and
+// the service host `@unigate/platform/distributed` (src/distributed.ts).

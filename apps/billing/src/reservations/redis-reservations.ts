@@ -10,7 +10,7 @@
  */
 import { errors, type KeyPrincipal } from '@unigate/contracts';
 import type { Logger } from '@unigate/platform';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { HeartbeatLease } from './heartbeat-lease';
 import { ADMIT_LUA, APPLY_LUA, READ_LUA, REFRESH_LUA } from './redis-reservation-scripts';
 import {
@@ -250,7 +250,11 @@ function escape(s: string): string {
  * The client keeps reconnecting in the background; readiness reports whether it is connected.
  */
 export function connectRedisForReservations(url: string, logger?: Logger, name = 'unigate-reservations'): Redis {
-  const redis = new Redis(url, {
+  // Loaded with the first connection, not with this library, whose index standalone loads for its
+  // memory reservations without ever connecting (ioredis is 45 modules).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { default: RedisClient } = require('ioredis') as typeof import('ioredis');
+  const redis = new RedisClient(url, {
     enableOfflineQueue: false,
     autoResendUnfulfilledCommands: false,
     maxRetriesPerRequest: 0,

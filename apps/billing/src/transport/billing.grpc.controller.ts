@@ -5,7 +5,8 @@
  * converted here with an exactness check.
  */
 import { createKeySchema, errors, parseOrThrow, type AccountTier, type BillingPort } from '@unigate/contracts';
-import { encodeJson, unaryHandler } from '@unigate/platform';
+import { encodeJson } from '@unigate/platform';
+import { unaryHandler } from '@unigate/platform/distributed';
 import type { BillingServiceHandlers } from '@unigate/proto';
 
 export function billingGrpcHandlers(billing: BillingPort): BillingServiceHandlers {

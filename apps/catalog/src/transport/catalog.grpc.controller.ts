@@ -1,5 +1,6 @@
 /** gRPC face of the catalogue (proto/catalog.proto): routes, models and the snapshot as JSON bytes of contracts shapes. */
-import { encodeJson, unaryHandler } from '@unigate/platform';
+import { encodeJson } from '@unigate/platform';
+import { unaryHandler } from '@unigate/platform/distributed';
 import type { CatalogServiceHandlers } from '@unigate/proto';
 import { toSnapshot, type CatalogService } from '../lookup';
 

@@ -14,7 +14,8 @@ import {
   type QuotaView,
   type UserView,
 } from '@unigate/contracts';
-import { decodeJson, grpcClient, unary } from '@unigate/platform';
+import { decodeJson } from '@unigate/platform';
+import { grpcClient, unary } from '@unigate/platform/distributed';
 import type {
   AccountMoneyReply__Output,
   Account__Output,
