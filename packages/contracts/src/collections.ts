@@ -15,6 +15,45 @@ export function dropOldest<K>(entries: Map<K, unknown> | Set<K>, max: number): v
   }
 }
 
+/**
+ * A bounded map whose entries expire: what a per-replica cache of short-lived facts needs (a key's
+ * principal, a key refused a moment ago). An entry read after its time is gone; setting a key again
+ * makes it the newest, so the bound drops the entries written longest ago (dropOldest).
+ */
+export class ExpiringMap<K, V> {
+  private readonly entries = new Map<K, { value: V; expires: number }>();
+
+  constructor(private readonly maxEntries: number) {}
+
+  get(key: K, now = Date.now()): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expires > now) return entry.value;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  /** `value` under `key` for `ttlMs` from `now`. */
+  set(key: K, value: V, ttlMs: number, now = Date.now()): void {
+    this.entries.delete(key);
+    this.entries.set(key, { value, expires: now + ttlMs });
+    dropOldest(this.entries, this.maxEntries);
+  }
+
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  /** Entries held, expired ones not yet read included. */
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
 /** `value` and everything it holds made read-only (a value shared between callers that none may change). */
 export function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {

@@ -3,36 +3,29 @@
  * the hot path. Revocation drops the entry at once (key.revoked event); the TTL bounds staleness of
  * everything else (limits, model lists).
  */
-import { dropOldest, type KeyPrincipal } from '@unigate/contracts';
+import { ExpiringMap, type KeyPrincipal } from '@unigate/contracts';
 
-interface Entry {
-  principal: KeyPrincipal | null;
-  expires: number;
-}
+/** How long an unknown key is remembered as unknown: a key created a moment ago must work almost at once. */
+const UNKNOWN_KEY_MS = 1_000;
 
 export class KeyCache {
-  private readonly entries = new Map<string, Entry>();
+  // Unknown keys fill it too: the bound keeps a client sending random keys from growing it.
+  private readonly entries: ExpiringMap<string, KeyPrincipal | null>;
 
   constructor(
     private readonly ttlMs = 30_000,
-    private readonly maxEntries = 50_000,
-  ) {}
-
-  get(hash: string, now = Date.now()): KeyPrincipal | null | undefined {
-    const e = this.entries.get(hash);
-    if (!e) return undefined;
-    if (e.expires <= now) {
-      this.entries.delete(hash);
-      return undefined;
-    }
-    return e.principal;
+    maxEntries = 50_000,
+  ) {
+    this.entries = new ExpiringMap(maxEntries);
   }
 
-  /** Unknown keys are cached too, but only for a short while, so a new key works almost at once. */
+  get(hash: string, now = Date.now()): KeyPrincipal | null | undefined {
+    return this.entries.get(hash, now);
+  }
+
+  /** Unknown keys are cached too, but only for a short while. */
   set(hash: string, principal: KeyPrincipal | null, now = Date.now()): void {
-    this.entries.set(hash, { principal, expires: now + (principal ? this.ttlMs : Math.min(this.ttlMs, 1_000)) });
-    // Unknown keys fill it too: a client sending random keys must not make each insert slower.
-    dropOldest(this.entries, this.maxEntries);
+    this.entries.set(hash, principal, principal ? this.ttlMs : Math.min(this.ttlMs, UNKNOWN_KEY_MS), now);
   }
 
   delete(hash: string): void {

@@ -5,30 +5,26 @@
  * the work of every refusal. So a key refused in the last second is admitted first again, and its
  * refusals cost one Redis call each, as before the overlap.
  */
-import { dropOldest } from '@unigate/contracts';
+import { ExpiringMap } from '@unigate/contracts';
 
 export class RecentRefusals {
-  private readonly until = new Map<string, number>();
+  private readonly refused: ExpiringMap<string, true>;
 
   constructor(
     private readonly forMs = 1_000,
-    private readonly maxKeys = 10_000,
+    maxKeys = 10_000,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.refused = new ExpiringMap(maxKeys);
+  }
 
   /** `keyId` was refused just now. */
   note(keyId: string): void {
-    this.until.delete(keyId);
-    this.until.set(keyId, this.now() + this.forMs);
-    dropOldest(this.until, this.maxKeys);
+    this.refused.set(keyId, true, this.forMs, this.now());
   }
 
   /** Whether `keyId` was refused within the last `forMs`. */
   has(keyId: string): boolean {
-    const until = this.until.get(keyId);
-    if (until === undefined) return false;
-    if (until > this.now()) return true;
-    this.until.delete(keyId);
-    return false;
+    return this.refused.get(keyId, this.now()) === true;
   }
 }
