@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GatewayError } from '@unigate/contracts';
 import { HttpClient } from './http-client';
+import { Pool } from './undici-core';
+import { timeUpstreamsOf } from './upstream-wait';
 import { transportError } from './transport-errors';
 
 describe('HttpClient', () => {
@@ -113,6 +115,34 @@ describe('HttpClient', () => {
       const before = http.request({ method: 'GET', url: `${origin}/x`, headers: {}, signal: abort.signal, whole }).catch((e) => e);
       expect(transportError(await before, abort.signal)).toEqual(new Error('client left'));
       await http.close();
+    });
+
+    it("counts the request's write as the gateway's time, not as the wait on the upstream", async () => {
+      const http = new HttpClient();
+      await (await http.request({ method: 'GET', url: `${origin}/warm`, headers: {}, whole })).body.text();
+      // The dispatch (where undici writes the request on the kept-alive socket) made slow on purpose.
+      const dispatch = Pool.prototype.dispatch;
+      const spy = jest.spyOn(Pool.prototype, 'dispatch').mockImplementation(function (this: Pool, ...args) {
+        const dispatched = dispatch.apply(this, args);
+        const until = performance.now() + 40;
+        while (performance.now() < until);
+        return dispatched;
+      });
+      try {
+        const timing = { ms: 0 };
+        const signal = new AbortController().signal;
+        timeUpstreamsOf(signal, timing);
+        const started = performance.now();
+        const res = await http.request({ method: 'POST', url: `${origin}/x`, headers: {}, body: '{}', signal, whole });
+        expect(await res.body.text()).toBe('POST /x');
+        res.wait?.end();
+        expect(performance.now() - started).toBeGreaterThanOrEqual(40);
+        expect(timing.ms).toBeGreaterThan(0);
+        expect(timing.ms).toBeLessThan(40);
+      } finally {
+        spy.mockRestore();
+        await http.close();
+      }
     });
   });
 });

@@ -59,18 +59,19 @@ export class HttpClient {
     const url = new URL(req.url);
     const pool = this.poolFor(url.origin);
     const opts = { method: req.method, path: url.pathname + url.search, headers: req.headers, body: req.body };
-    const wait = startUpstreamWait(req.signal);
-    try {
-      if (req.whole) {
-        const whole = await dispatchWhole(pool, opts, req.signal);
-        return { status: whole.status, headers: whole.headers, body: whole.body, wait };
-      }
-      const res = await pool.request({ ...opts, signal: req.signal });
-      return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders, body: res.body, wait };
-    } catch (err) {
-      wait.end();
-      throw err;
+    // On a kept-alive socket undici writes a text or byte body within the dispatch: the wait starts
+    // after it, so that write (the gateway's own work, a syscall that also wakes the upstream) counts
+    // as the gateway's overhead, not as time spent waiting on the upstream.
+    if (req.whole) {
+      const sent = dispatchWhole(pool, opts, req.signal);
+      const wait = startUpstreamWait(req.signal);
+      const whole = await endingOnFailure(sent, wait);
+      return { status: whole.status, headers: whole.headers, body: whole.body, wait };
     }
+    const sent = pool.request({ ...opts, signal: req.signal });
+    const wait = startUpstreamWait(req.signal);
+    const res = await endingOnFailure(sent, wait);
+    return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders, body: res.body, wait };
   }
 
   async close(): Promise<void> {
@@ -93,6 +94,16 @@ export class HttpClient {
       this.pools.set(origin, pool);
     }
     return pool;
+  }
+}
+
+/** `sent`'s answer; a failure ends the wait (nobody will read a body). */
+async function endingOnFailure<T>(sent: Promise<T>, wait: UpstreamWait): Promise<T> {
+  try {
+    return await sent;
+  } catch (err) {
+    wait.end();
+    throw err;
   }
 }
 

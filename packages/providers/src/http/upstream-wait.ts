@@ -1,7 +1,7 @@
 /**
- * How long a call waits on its upstreams, for `x-unigate-overhead-ms`: from sending a request to its
- * whole answer (read by readJsonBody), to a stream's first event (readUpstreamStream), or to its
- * failure. The runner registers the call's UpstreamTiming under the call's AbortSignal, which every
+ * How long a call waits on its upstreams, for `x-unigate-overhead-ms`: from a request handed to its
+ * socket (the write itself is the gateway's work: HttpClient starts the wait after it) to its whole
+ * answer (read by readJsonBody), to a stream's first event (readUpstreamStream), or to its failure. The runner registers the call's UpstreamTiming under the call's AbortSignal, which every
  * upstream request already carries; keying on it reaches every adapter without threading one more
  * parameter through each of them.
  */
