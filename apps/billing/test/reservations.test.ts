@@ -303,6 +303,28 @@ describe('RedisReservations and the ledger', () => {
   });
 });
 
+describe('RedisReservations on one connection', () => {
+  it('sends the admissions of one turn of the event loop together: one write, every answer its own', async () => {
+    const redis = connectRedisForReservations(redisUrl());
+    const store = track(new RedisReservations(redis, { keyPrefix: `${uniqueName('res')}:`, load }));
+    await untilReady(store);
+    const principal = key({ rpm: 15 });
+    await (await acquire(store, principal)).finish(); // scripts loaded, the key's state in Redis
+    const socket = (redis as unknown as { stream: { write: (...args: unknown[]) => boolean } }).stream;
+    const write = jest.spyOn(socket, 'write');
+    try {
+      const { leases, rejected } = await settle(Array.from({ length: 20 }, () => acquire(store, principal)));
+      // Two writes at most: the pipeline of admissions (a script Redis lacks is loaded within it).
+      expect(write.mock.calls.length).toBeLessThanOrEqual(2);
+      expect(leases).toHaveLength(14);
+      expect(rejected).toHaveLength(6);
+      rejected.forEach((err) => expectThrottled(err));
+    } finally {
+      write.mockRestore();
+    }
+  });
+});
+
 describe('RedisReservations when Redis cannot be reached', () => {
   it('fails closed with 503 limits_unavailable for limited keys and holds, admits the rest, and is not ready', async () => {
     const store = track(

@@ -248,6 +248,10 @@ function escape(s: string): string {
  * second, so an unreachable Redis turns into a prompt 503 (fail closed) instead of requests that
  * hang; a command cut off by a disconnect is not re-sent, so an admission is never recorded twice.
  * The client keeps reconnecting in the background; readiness reports whether it is connected.
+ * Commands issued in one turn of the event loop (the admissions and releases of concurrent requests,
+ * a settled batch's updates) go out as one pipeline: one write and one read for all of them. Under
+ * 64 connections that took Redis's CPU per request from ~220 to ~130 µs (two A/B runs); a lone
+ * command waits only for the end of its turn.
  */
 export function connectRedisForReservations(url: string, logger?: Logger, name = 'unigate-reservations'): Redis {
   // Loaded with the first connection, not with this library, whose index standalone loads for its
@@ -256,6 +260,7 @@ export function connectRedisForReservations(url: string, logger?: Logger, name =
   const { default: RedisClient } = require('ioredis') as typeof import('ioredis');
   const redis = new RedisClient(url, {
     enableOfflineQueue: false,
+    enableAutoPipelining: true,
     autoResendUnfulfilledCommands: false,
     maxRetriesPerRequest: 0,
     commandTimeout: 1000,
