@@ -5,7 +5,7 @@
  *   BENCH_TARGETS=direct,proxy,standalone,distributed,portkey   which targets to measure (the simulator always runs)
  *   BENCH_QUICK=1                 short phases, for developing the bench itself
  *   BENCH_SEQUENTIAL=3000         sequential non-streaming requests per gateway target (streams: BENCH_SEQUENTIAL_STREAM,
- *                                 a coding agent's 60 KB prompt: BENCH_SEQUENTIAL_LARGE)
+ *                                 a coding agent's 60 KB prompt: BENCH_SEQUENTIAL_LARGE, after 50 ms idle: BENCH_SEQUENTIAL_IDLE)
  *   BENCH_SEQUENTIAL_SECONDS=30   ...but no longer than this per case
  *   BENCH_DURATION=10             seconds of each max-throughput run (after BENCH_WARMUP seconds)
  *   BENCH_FIRST_WARMUP=5          seconds of load per case after a target starts, before anything is measured
@@ -42,6 +42,9 @@ export function readConfig(argv = process.argv.slice(2)) {
       // A stream takes ~50 ms at the simulator's pace (2 ms per chunk), so fewer of them fit.
       stream: number('BENCH_SEQUENTIAL_STREAM', quick ? 30 : 300),
       large: number('BENCH_SEQUENTIAL_LARGE', quick ? 100 : 1000),
+      // Each request after this much idle time, about what a stream of the streaming case lasts.
+      idle: number('BENCH_SEQUENTIAL_IDLE', quick ? 30 : 300),
+      idlePauseMs: 50,
       maxSeconds: number('BENCH_SEQUENTIAL_SECONDS', quick ? 4 : 30),
       warmup: quick ? 20 : 200,
     },

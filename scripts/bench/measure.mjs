@@ -5,8 +5,8 @@
  *   3. gateways only (not the floor proxy): the no-decay run (non-streaming, 64 connections). It comes first, on the freshest
  *      state, because that is where a slowdown shows (a table or plan that degrades as requests
  *      accumulate); what follows then measures the state a busy gateway lives in;
- *   4. sequential latency, non-streaming, streaming, then non-streaming with a coding agent's 60 KB
- *      prompt, paired with direct calls for gateways;
+ *   4. sequential latency, non-streaming, streaming, non-streaming with a coding agent's 60 KB
+ *      prompt, then non-streaming after 50 ms of idle time each, paired with direct calls for gateways;
  *   5. max throughput per case (each after its own warm-up).
  * RSS of the target's processes is watched from warm-up to the end of the last run.
  */
@@ -20,8 +20,23 @@ const CASES = [
   ['json', false],
   ['stream', true],
 ];
-// Sequential only: throughput stays the short request's (a 60 KB body at 64 connections measures loopback copies).
-const SEQUENTIAL_CASES = [...CASES, ['large', false, true]];
+
+/**
+ * Sequential cases. `large` and `idle` are sequential only: throughput stays the short request's (a 60 KB
+ * body at 64 connections measures loopback copies). `idle` is the short non-streaming request after the
+ * pause a stream's request follows in the streaming case (a stream lasts ~50 ms, and the other side of
+ * its pair runs meanwhile): it shows what waking up after that much idle time costs each process on the
+ * path, apart from what streaming itself costs.
+ */
+function sequentialCases(config) {
+  const s = config.sequential;
+  return [
+    ['json', { count: s.json }],
+    ['stream', { stream: true, count: s.stream }],
+    ['large', { large: true, count: s.large }],
+    ['idle', { pauseMs: s.idlePauseMs, count: s.idle }],
+  ];
+}
 
 /** `direct` is the simulator target when `target` is a gateway (for the paired sequential runs). */
 export async function measureTarget(target, direct, simUrl, config) {
@@ -40,9 +55,9 @@ export async function measureTarget(target, direct, simUrl, config) {
     }
 
     const sequential = {};
-    for (const [name, stream, large] of SEQUENTIAL_CASES) {
+    for (const [name, kase] of sequentialCases(config)) {
       log(`${target.name}: sequential ${name}`);
-      sequential[name] = await sequentialRun(target, direct, config, stream, large);
+      sequential[name] = await sequentialRun(target, direct, config, kase);
     }
 
     const throughput = {};

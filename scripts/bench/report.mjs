@@ -23,6 +23,7 @@ function overheadsOf(result) {
     streamTotal: overhead(s.stream.target.total, s.stream.direct.total),
     // Results written before the large case existed have none.
     ...(s.large?.direct && { large: overhead(s.large.target.total, s.large.direct.total) }),
+    ...(s.idle?.direct && { idle: overhead(s.idle.target.total, s.idle.direct.total) }),
   };
 }
 
@@ -80,6 +81,7 @@ function sequentialTables(run) {
   const json = [];
   const stream = [];
   const large = [];
+  const idle = [];
   for (const [name, t] of Object.entries(run.targets)) {
     if (!t.sequential) continue;
     const o = run.summary.overheads[name];
@@ -96,6 +98,19 @@ function sequentialTables(run) {
         plusMs(o?.large?.p50),
         plusMs(o?.large?.p99),
         l.reported ? ms(l.reported.p50) : '—',
+      ]);
+    }
+    const i = t.sequential.idle?.target;
+    if (i) {
+      idle.push([
+        name,
+        int(i.total.n),
+        ms(i.total.p50),
+        ms(i.total.p99),
+        plusMs(o?.idle?.p50),
+        plusMs(o?.idle?.p99),
+        plusMs(o?.idle && o.idle.p50 - o.json.p50),
+        i.reported ? ms(i.reported.p50) : '—',
       ]);
     }
     const f = t.sequential.stream.target.firstByte;
@@ -130,6 +145,14 @@ function sequentialTables(run) {
           "**Sequential, a coding agent's prompt** (ms; non-streaming, 41 messages, ~60 KB: `largeConversation` in scripts/bench/requests.mjs)",
           '',
           table(['target', 'requests', 'p50', 'p99', 'overhead p50', 'overhead p99', 'x-unigate-overhead-ms p50'], large),
+        ]
+      : []),
+    ...(idle.length > 0
+      ? [
+          '',
+          '**Sequential, after 50 ms idle** (ms; the non-streaming request, each after the idle time a request of the streaming case follows; "cost of idle" = its overhead p50 minus the back-to-back one\'s)',
+          '',
+          table(['target', 'requests', 'p50', 'p99', 'overhead p50', 'overhead p99', 'cost of idle p50', 'x-unigate-overhead-ms p50'], idle),
         ]
       : []),
   ];

@@ -6,6 +6,7 @@
  * minute, and a floor measured once, minutes earlier, would move the overhead by as much as it measures.
  */
 import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CHAT_PATH, chatBody } from './requests.mjs';
 import { summarize } from './stats.mjs';
 
@@ -82,18 +83,22 @@ function recorder() {
 
 /**
  * `count` requests (at most `maxSeconds`) to `target`, after `warmup` unrecorded ones; paired with
- * direct ones when `direct` is given. `large`: the coding agent's 60 KB prompt (non-streaming).
+ * direct ones when `direct` is given. `kase`: { stream, large (the coding agent's 60 KB prompt),
+ * pauseMs (idle time before each request, recorded ones and warm-up alike), count }.
  * Returns { target, direct? } summaries in microseconds.
  */
-export async function sequentialRun(target, direct, config, stream, large = false) {
+export async function sequentialRun(target, direct, config, kase) {
+  const { stream = false, large = false, pauseMs = 0, count } = kase;
   const body = Buffer.from(chatBody(config, stream, large));
-  const count = large ? config.sequential.large : stream ? config.sequential.stream : config.sequential.json;
   const sides = [{ client: client(target, body), rec: recorder() }];
   if (direct) sides.push({ client: client(direct, body), rec: recorder() });
   try {
     const round = async (i, keep) => {
       const order = i % 2 === 0 ? sides : [...sides].reverse();
-      for (const side of order) await side.rec.take(side.client.send, keep);
+      for (const side of order) {
+        if (pauseMs > 0) await sleep(pauseMs);
+        await side.rec.take(side.client.send, keep);
+      }
     };
     for (let i = 0; i < config.sequential.warmup; i++) await round(i, false);
     const deadline = performance.now() + config.sequential.maxSeconds * 1000;
