@@ -1,6 +1,6 @@
 /**
  * What one `npm run bench` does, from the environment. The defaults keep a full run of all five targets
- * around twelve minutes on 2 cores; BENCH_QUICK=1 is a smoke run of a couple of minutes.
+ * around fifteen minutes on 2 cores; BENCH_QUICK=1 is a smoke run of a couple of minutes.
  *
  *   BENCH_TARGETS=direct,proxy,standalone,distributed,portkey   which targets to measure (the simulator always runs)
  *   BENCH_QUICK=1                 short phases, for developing the bench itself
