@@ -7,6 +7,7 @@ export * from './events';
 export * from './admin';
 export * from './ports';
 export * from './tokens';
+export { TokenCountMemo, withTokenMemo } from './token-memo';
 export * from './anthropic';
 export * from './responses';
 export * from './endpoints';

@@ -9,6 +9,7 @@
  */
 import type { ChatMessage } from './chat';
 import { inputItems, type ResponsesRequest } from './responses/request';
+import { countThroughMemo } from './token-memo';
 
 const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
 const WORD_CHAR = `(?:(?![${CJK}])[\\p{L}\\p{M}\\p{N}_])`;
@@ -27,10 +28,15 @@ export const IMAGE_BLOCK_TOKENS = 765;
  * The number of TOKEN_RE's matches in `text`, counted by a scan over its code points instead of the
  * regex: the edge sizes every hold with it, over the whole prompt, and a coding agent's prompt is
  * tens of kilobytes (the regex took ~0.7 ms for 60 KB; this scan a small fraction of it). Each code
- * point's class comes from the regex's own character classes, once per code point (BMP_CLASS).
+ * point's class comes from the regex's own character classes, once per code point (BMP_CLASS). Inside
+ * `withTokenMemo` a long text an account sent before is not scanned again (token-memo.ts).
  */
 export function countTextTokens(text: string): number {
   if (!text) return 0;
+  return countThroughMemo(text, scanTextTokens);
+}
+
+function scanTextTokens(text: string): number {
   const length = text.length;
   let n = 0;
   let i = 0;

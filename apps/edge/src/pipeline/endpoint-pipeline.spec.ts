@@ -4,7 +4,15 @@
  * and the money (a refusal is the client's answer, a failure while admitting still refunds and frees
  * the slot), and a key refused a moment ago is admitted first instead.
  */
-import { chatCompletionsSpec, errors, type EndpointCall, type EndpointPort, type KeyPrincipal, type ModelRoute } from '@unigate/contracts';
+import {
+  chatCompletionsSpec,
+  errors,
+  TokenCountMemo,
+  type EndpointCall,
+  type EndpointPort,
+  type KeyPrincipal,
+  type ModelRoute,
+} from '@unigate/contracts';
 import type { Admitted, AdmitRequest, Reservations } from '@unigate/billing/reservations';
 import { createLogger } from '@unigate/platform';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -27,6 +35,7 @@ const answer = { id: 'c1', object: 'chat.completion', created: 1, model: 'm1', c
 /** Admits or refuses by key; the admission answers when `open` is called (or at once). Records what went back. */
 class ScriptedReservations implements Reservations {
   readonly admitted: string[] = [];
+  readonly amounts: number[] = [];
   readonly refunded: string[] = [];
   readonly finished: string[] = [];
   private readonly waiting: Array<() => void> = [];
@@ -34,6 +43,7 @@ class ScriptedReservations implements Reservations {
 
   admit(req: AdmitRequest): Promise<Admitted> {
     this.admitted.push(req.principal.key_id);
+    this.amounts.push(req.amount_micros);
     const settle = () => {
       if (req.principal.key_id.startsWith('spent')) throw errors.rateLimited('Rate limit reached for this API key.', 1);
       // Idempotent, as the contract says: the slot may be given back from more than one place.
@@ -90,12 +100,12 @@ async function serve(reservations: Reservations, port: EndpointPort) {
     handler: (request, reply) => pipeline.handle(chatCompletionsSpec, request, reply),
   });
   await app.ready();
-  return (key: string, stream = false) =>
+  return (key: string, stream = false, content = 'hi') =>
     app.inject({
       method: 'POST',
       url: chatCompletionsSpec.path,
       headers: { 'x-key': key },
-      payload: { model: 'm1', messages: [{ role: 'user', content: 'hi' }], ...(stream && { stream: true }) },
+      payload: { model: 'm1', messages: [{ role: 'user', content }], ...(stream && { stream: true }) },
     });
 }
 
@@ -164,3 +174,24 @@ async function failsThenSettles(reservations: ScriptedReservations, pending: Pro
   expect(reservations.refunded).toHaveLength(1);
   expect(reservations.finished).toHaveLength(1);
 }
+
+test("the hold is sized with the account's remembered token counts: a long message sent again is not scanned again and sizes the same hold", async () => {
+  const count = jest.spyOn(TokenCountMemo.prototype, 'count');
+  try {
+    const reservations = new ScriptedReservations();
+    const { port } = remotePort();
+    const send = await serve(reservations, port);
+    const long = 'const answer = compute(question, "context"); '.repeat(40);
+    expect((await send('k5', false, long)).statusCode).toBe(200);
+    expect((await send('k5', false, long)).statusCode).toBe(200);
+    expect(count.mock.calls.map(([account, text]) => [account, text])).toEqual([
+      ['acct_1', long],
+      ['acct_1', long],
+    ]);
+    expect((count.mock.contexts[0] as TokenCountMemo).hits).toBe(1);
+    expect(reservations.amounts[1]).toBe(reservations.amounts[0]);
+    expect(reservations.amounts[0]).toBeGreaterThan(0);
+  } finally {
+    count.mockRestore();
+  }
+});

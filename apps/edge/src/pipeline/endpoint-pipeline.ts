@@ -19,6 +19,8 @@ import {
   GatewayError,
   JsonText,
   parseOrThrow,
+  TokenCountMemo,
+  withTokenMemo,
   type AnyEndpointSpec,
   type Attachment,
   type CapabilityService,
@@ -51,6 +53,8 @@ export interface PipelineDeps {
 
 export class EndpointPipeline {
   private readonly refused = new RecentRefusals();
+  /** Token counts of the long messages each account sent before: a coding agent resends them every turn. */
+  private readonly tokenCounts = new TokenCountMemo();
 
   constructor(private readonly deps: PipelineDeps) {}
 
@@ -82,7 +86,7 @@ export class EndpointPipeline {
       });
       family = route.model.family;
       modelId = route.model.id;
-      const plan = spec.plan(route.model, body, files);
+      const plan = withTokenMemo(this.tokenCounts, principal.account_id, () => spec.plan(route.model, body, files));
       const clock = new OverheadClock(reply);
       const service = this.deps.services[spec.service]!;
       let holdId: string | null = null;
@@ -139,7 +143,10 @@ export class EndpointPipeline {
       sendError(reply, request, toGatewayError(err, this.deps.logger, requestId), spec.errorShape(family), modelId);
     } finally {
       // Once the admission is known (a call may have failed while it was in flight), the slot goes back.
-      void admission?.then(() => admitted?.finish(), () => undefined);
+      void admission?.then(
+        () => admitted?.finish(),
+        () => undefined,
+      );
     }
   }
 
