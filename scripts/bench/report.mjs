@@ -77,6 +77,23 @@ function table(header, rows, textColumns = 1) {
   return [line(header), line(header.map((_, i) => (i < textColumns ? '---' : '---:'))), ...rows.map(line)].join('\n');
 }
 
+/**
+ * A row of a non-streaming sequential table: the target's times of complete answers, its overhead, the
+ * `extra` columns, then what the gateway reported of its own overhead.
+ */
+function answerRow(name, side, overhead, ...extra) {
+  return [
+    name,
+    int(side.total.n),
+    ms(side.total.p50),
+    ms(side.total.p99),
+    plusMs(overhead?.p50),
+    plusMs(overhead?.p99),
+    ...extra,
+    side.reported ? ms(side.reported.p50) : '—',
+  ];
+}
+
 function sequentialTables(run) {
   const json = [];
   const stream = [];
@@ -85,34 +102,10 @@ function sequentialTables(run) {
   for (const [name, t] of Object.entries(run.targets)) {
     if (!t.sequential) continue;
     const o = run.summary.overheads[name];
-    const j = t.sequential.json.target.total;
-    const reported = t.sequential.json.target.reported;
-    json.push([name, int(j.n), ms(j.p50), ms(j.p99), plusMs(o?.json.p50), plusMs(o?.json.p99), reported ? ms(reported.p50) : '—']);
-    const l = t.sequential.large?.target;
-    if (l) {
-      large.push([
-        name,
-        int(l.total.n),
-        ms(l.total.p50),
-        ms(l.total.p99),
-        plusMs(o?.large?.p50),
-        plusMs(o?.large?.p99),
-        l.reported ? ms(l.reported.p50) : '—',
-      ]);
-    }
-    const i = t.sequential.idle?.target;
-    if (i) {
-      idle.push([
-        name,
-        int(i.total.n),
-        ms(i.total.p50),
-        ms(i.total.p99),
-        plusMs(o?.idle?.p50),
-        plusMs(o?.idle?.p99),
-        plusMs(o?.idle && o.idle.p50 - o.json.p50),
-        i.reported ? ms(i.reported.p50) : '—',
-      ]);
-    }
+    json.push(answerRow(name, t.sequential.json.target, o?.json));
+    // Results written before these cases existed have none.
+    if (t.sequential.large) large.push(answerRow(name, t.sequential.large.target, o?.large));
+    if (t.sequential.idle) idle.push(answerRow(name, t.sequential.idle.target, o?.idle, plusMs(o?.idle && o.idle.p50 - o.json.p50)));
     const f = t.sequential.stream.target.firstByte;
     const s = t.sequential.stream.target.total;
     stream.push([
@@ -152,7 +145,10 @@ function sequentialTables(run) {
           '',
           '**Sequential, after 50 ms idle** (ms; the non-streaming request, each after the idle time a request of the streaming case follows; "cost of idle" = its overhead p50 minus the back-to-back one\'s)',
           '',
-          table(['target', 'requests', 'p50', 'p99', 'overhead p50', 'overhead p99', 'cost of idle p50', 'x-unigate-overhead-ms p50'], idle),
+          table(
+            ['target', 'requests', 'p50', 'p99', 'overhead p50', 'overhead p99', 'cost of idle p50', 'x-unigate-overhead-ms p50'],
+            idle,
+          ),
         ]
       : []),
   ];
