@@ -151,6 +151,13 @@ export interface EndpointPort {
    * when it rejects, the call fails with its error, unrun. Other ports are called once admitted.
    */
   readonly overlapsAdmission?: boolean;
+  /**
+   * Set on a port in the service itself that takes `admission` as the edge's port passes it on: it
+   * prepares the call (translates it, builds the upstream request) and sends nothing upstream before
+   * `admission` resolves. The service's transport hands a held call straight to such a port; any
+   * other port is called once the call is released.
+   */
+  readonly preparesWhileHeld?: boolean;
   /** `signal` aborts the upstream call when the client goes away. */
   call(call: EndpointCall, signal?: AbortSignal, timing?: UpstreamTiming, admission?: Promise<void>): Promise<unknown>;
   /**

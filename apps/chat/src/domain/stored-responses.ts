@@ -32,18 +32,24 @@ export class StoredResponses implements EndpointPort {
     private readonly store: ResponsesStore,
   ) {}
 
-  async call(call: EndpointCall, signal?: AbortSignal, timing?: UpstreamTiming): Promise<unknown> {
-    if (call.endpoint !== responsesSpec.name) return this.inner.call(call, signal, timing);
+  // A held call's stored conversation is read while it is held (a read in the caller's own account);
+  // what runs after that is the inner port's, which waits for the admission as it does for any call.
+  get preparesWhileHeld(): boolean | undefined {
+    return this.inner.preparesWhileHeld;
+  }
+
+  async call(call: EndpointCall, signal?: AbortSignal, timing?: UpstreamTiming, admission?: Promise<void>): Promise<unknown> {
+    if (call.endpoint !== responsesSpec.name) return this.inner.call(call, signal, timing, admission);
     const resolved = await this.resolve(call);
-    const response = (await this.inner.call(resolved, signal, timing)) as ResponsesResponse;
+    const response = (await this.inner.call(resolved, signal, timing, admission)) as ResponsesResponse;
     await this.keep(call, resolved, response);
     return response;
   }
 
-  async *stream(call: EndpointCall, signal: AbortSignal, timing?: UpstreamTiming): AsyncIterable<unknown> {
-    if (call.endpoint !== responsesSpec.name) return yield* this.inner.stream(call, signal, timing);
+  async *stream(call: EndpointCall, signal: AbortSignal, timing?: UpstreamTiming, admission?: Promise<void>): AsyncIterable<unknown> {
+    if (call.endpoint !== responsesSpec.name) return yield* this.inner.stream(call, signal, timing, admission);
     const resolved = await this.resolve(call);
-    for await (const item of this.inner.stream(resolved, signal, timing)) {
+    for await (const item of this.inner.stream(resolved, signal, timing, admission)) {
       const ev = item as ResponsesStreamEvent;
       if (ev.type === 'response.completed' || ev.type === 'response.incomplete') await this.keep(call, resolved, ev.response);
       yield item;

@@ -326,6 +326,41 @@ describe('held calls: the call travels while the edge admits it', () => {
     expect(embedding(await client.call(embed(7)))).toBe(7);
   });
 
+  test('a port that prepares while held gets the call before the release, with the admission to wait for: admitted or refused', async () => {
+    /** Per call: whether it reached the port before its admission settled, and how the admission it was given settled. */
+    const seen = new Map<string, Promise<string>>();
+    const preparing: EndpointPort = {
+      preparesWhileHeld: true,
+      call: async (call, signal, timing, admission) => {
+        seen.set(call.request_id, admission ? admission.then(() => 'admitted', () => 'refused') : Promise.resolve('none'));
+        await admission;
+        return port.call(call, signal, timing);
+      },
+      stream: (call, signal, timing) => port.stream(call, signal, timing),
+    };
+    const server = await startGrpcServer('127.0.0.1:0', { endpoint: endpointServiceHandlers(preparing) });
+    servers.push(server);
+    const client = new GrpcEndpointClient(`127.0.0.1:${server.port}`);
+    await client.call(embed(1));
+
+    const admission = deferred();
+    const call = embed(8);
+    const answer = client.call(call, undefined, undefined, admission.promise);
+    await waitFor(() => seen.has(call.request_id));
+    admission.resolve();
+    expect(embedding(await answer)).toBe(8);
+    expect(await seen.get(call.request_id)).toBe('admitted');
+
+    const refusal = errors.rateLimited('Rate limit reached for this API key.', 3);
+    const denied = deferred();
+    const refused = embed(9);
+    const failing = client.call(refused, undefined, undefined, denied.promise);
+    await waitFor(() => seen.has(refused.request_id));
+    denied.reject(refusal);
+    await expect(failing).rejects.toBe(refusal);
+    expect(await seen.get(refused.request_id)).toBe('refused');
+  });
+
   test('a server that does not say it takes held calls gets the call only once admitted, as a plain call', async () => {
     const { log, client } = await serveLogged({ advertise: false });
     await client.call(embed(1));

@@ -89,16 +89,16 @@ function decodeCall(msg: EndpointCall__Output): EndpointCall {
 
 /** Server side: the EndpointService handlers over a capability service's port. */
 export function endpointServiceHandlers(port: EndpointPort): EndpointServiceHandlers {
-  const answer = async (call: EndpointCall, signal: AbortSignal): Promise<EndpointReply> => {
+  const answer = async (call: EndpointCall, signal: AbortSignal, admission?: Promise<void>): Promise<EndpointReply> => {
     const timing: UpstreamTiming = { ms: 0 };
-    const answer = encodeWithBlobs(await port.call(call, signal, timing));
+    const answer = encodeWithBlobs(await port.call(call, signal, timing, admission));
     return { body: answer.json, blobs: answer.blobs, upstream_ms: timing.ms };
   };
-  async function* frames(call: EndpointCall, signal: AbortSignal): AsyncGenerator<EndpointFrame> {
+  async function* frames(call: EndpointCall, signal: AbortSignal, admission?: Promise<void>): AsyncGenerator<EndpointFrame> {
     const timing: UpstreamTiming = { ms: 0 };
     const eventName = specOf(call.endpoint).sse?.eventName;
     // A binary answer's chunks (audio) travel as they are; every other item as JSON with its event name.
-    for await (const item of port.stream(call, signal, timing)) {
+    for await (const item of port.stream(call, signal, timing, admission)) {
       if (item instanceof Uint8Array) yield { data: item, upstream_ms: timing.ms };
       else {
         const frame = encodeWithBlobs(item);
@@ -114,10 +114,13 @@ export function endpointServiceHandlers(port: EndpointPort): EndpointServiceHand
         if (!call) throw errors.invalidRequest('A session message carries no call.');
         return serveInSpan(call.endpoint, call.traceparent || undefined, async function* () {
           const decoded = decodeCall(call);
-          // Held: decoded and checked while the edge admits it; nothing of its work starts before the release.
-          if (released) await released;
-          if (!stream) return yield { reply: await answer(decoded, signal) };
-          for await (const frame of frames(decoded, signal)) yield { frame };
+          // Held: decoded and checked while the edge admits it — and translated up to its upstream
+          // request by a port that prepares while held. Nothing goes upstream before the release.
+          let admission: Promise<void> | undefined;
+          if (released && port.preparesWhileHeld) admission = released;
+          else if (released) await released;
+          if (!stream) return yield { reply: await answer(decoded, signal, admission) };
+          for await (const frame of frames(decoded, signal, admission)) yield { frame };
           yield { end: {} };
         });
       },

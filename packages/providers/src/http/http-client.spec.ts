@@ -3,17 +3,29 @@ import type { AddressInfo } from 'node:net';
 import { GatewayError } from '@unigate/contracts';
 import { HttpClient } from './http-client';
 import { Pool } from './undici-core';
+import { gateUpstreamsOf } from './upstream-gate';
 import { timeUpstreamsOf } from './upstream-wait';
 import { transportError } from './transport-errors';
+
+/** A promise and its settling functions (Node 20 has no Promise.withResolvers). */
+function deferred() {
+  let resolve!: () => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
+}
 
 describe('HttpClient', () => {
   let server: Server;
   let origin: string;
   const ports = new Set<number>();
+  /** Every request path the server saw, in order. */
+  const paths: string[] = [];
 
   beforeAll(async () => {
     server = createServer((req, res) => {
       ports.add(req.socket.remotePort ?? 0);
+      paths.push(req.url ?? '');
       if (req.url === '/slow') return; // never answers
       if (req.url === '/stalls') {
         // Headers and half the body, then nothing.
@@ -114,6 +126,31 @@ describe('HttpClient', () => {
       expect(transportError(await reading, abort.signal)).toEqual(new Error('client left'));
       const before = http.request({ method: 'GET', url: `${origin}/x`, headers: {}, signal: abort.signal, whole }).catch((e) => e);
       expect(transportError(await before, abort.signal)).toEqual(new Error('client left'));
+      await http.close();
+    });
+
+    it("holds a held call's request until its admission resolves, and never sends one whose admission fails", async () => {
+      paths.length = 0;
+      const http = new HttpClient();
+      const admitted = deferred();
+      const admission = new AbortController();
+      gateUpstreamsOf(admission.signal, admitted.promise);
+      const answer = http.request({ method: 'GET', url: `${origin}/gated?ok`, headers: {}, signal: admission.signal, whole });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(paths).not.toContain('/gated?ok');
+      admitted.resolve();
+      expect(await (await answer).body.text()).toBe('GET /gated?ok');
+
+      // Refused: the service's signal aborts and the admission rejects with its reason.
+      const refused = new AbortController();
+      const refusal = deferred();
+      gateUpstreamsOf(refused.signal, refusal.promise);
+      const failing = http.request({ method: 'GET', url: `${origin}/gated?refused`, headers: {}, signal: refused.signal, whole }).catch((e) => e);
+      refused.abort(new Error('refused'));
+      refusal.reject(refused.signal.reason);
+      expect(transportError(await failing, refused.signal)).toEqual(new Error('refused'));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(paths).not.toContain('/gated?refused');
       await http.close();
     });
 

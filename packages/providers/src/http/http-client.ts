@@ -7,6 +7,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { Pool } from './undici-core';
+import { upstreamGate } from './upstream-gate';
 import { startUpstreamWait, type UpstreamWait } from './upstream-wait';
 import { dispatchWhole, type UpstreamBody } from './whole-body';
 
@@ -59,6 +60,9 @@ export class HttpClient {
     const url = new URL(req.url);
     const pool = this.poolFor(url.origin);
     const opts = { method: req.method, path: url.pathname + url.search, headers: req.headers, body: req.body };
+    // A held call's request is ready by now; it goes out once the call is admitted (upstream-gate.ts).
+    const gate = upstreamGate(req.signal);
+    if (gate) await gate;
     // On a kept-alive socket undici writes a text or byte body within the dispatch: the wait starts
     // after it, so that write (the gateway's own work, a syscall that also wakes the upstream) counts
     // as the gateway's overhead, not as time spent waiting on the upstream.

@@ -11,6 +11,7 @@ import { errors, GatewayError } from '@unigate/contracts';
 import type { Dispatcher } from 'undici';
 import { Agent } from './undici-core';
 import { transportError } from './transport-errors';
+import { upstreamGate } from './upstream-gate';
 
 const BLOCKED = new BlockList();
 for (const [net, prefix] of [
@@ -108,6 +109,7 @@ export interface SafeFetchResult {
 
 /** GET `url` under the guard; a refused address, scheme, status or size is a 502. */
 export async function safeFetch(url: string, opts: SafeFetchOptions): Promise<SafeFetchResult> {
+  await upstreamGate(opts.signal);
   const timeout = AbortSignal.timeout(opts.timeoutMs);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
   let current = url;

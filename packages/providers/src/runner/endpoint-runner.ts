@@ -15,6 +15,7 @@ import {
 } from '@unigate/contracts';
 import type { AnyServiceEndpoint, CallContext, EndpointAdapter, MeasuredStream } from '../adapter';
 import { sharedHttpClient, type HttpClient } from '../http/http-client';
+import { gateUpstreamsOf } from '../http/upstream-gate';
 import { timeUpstreamsOf } from '../http/upstream-wait';
 import { withFailover, type AttemptObserver } from './failover';
 
@@ -35,6 +36,8 @@ export class EndpointRunner implements EndpointPort {
   private readonly endpoints: ReadonlyMap<string, AnyServiceEndpoint>;
   private readonly adapters = new Map<string, Adapter | undefined>();
   private readonly http: HttpClient;
+  /** A held call is translated at once; its upstream request waits for the admission (upstream-gate.ts). */
+  readonly preparesWhileHeld = true;
 
   constructor(private readonly deps: EndpointRunnerDeps) {
     this.endpoints = new Map(deps.endpoints.map((e) => [e.spec.name, e]));
@@ -46,9 +49,15 @@ export class EndpointRunner implements EndpointPort {
     return [...this.endpoints.keys()];
   }
 
-  async call(call: EndpointCall, signal: AbortSignal = new AbortController().signal, timing?: UpstreamTiming): Promise<unknown> {
+  async call(
+    call: EndpointCall,
+    signal: AbortSignal = new AbortController().signal,
+    timing?: UpstreamTiming,
+    admission?: Promise<void>,
+  ): Promise<unknown> {
     const endpoint = this.endpoint(call.endpoint);
     if (timing) timeUpstreamsOf(signal, timing);
+    if (admission) gateUpstreamsOf(signal, admission);
     const ctx = context(call, signal);
     const measured = await withFailover(
       call.route,
@@ -59,9 +68,10 @@ export class EndpointRunner implements EndpointPort {
     return measured.value;
   }
 
-  async *stream(call: EndpointCall, signal: AbortSignal, timing?: UpstreamTiming): AsyncIterable<unknown> {
+  async *stream(call: EndpointCall, signal: AbortSignal, timing?: UpstreamTiming, admission?: Promise<void>): AsyncIterable<unknown> {
     const endpoint = this.endpoint(call.endpoint);
     if (timing) timeUpstreamsOf(signal, timing);
+    if (admission) gateUpstreamsOf(signal, admission);
     const ctx = context(call, signal);
     let measured: MeasuredStream<unknown> | undefined;
     let it: AsyncIterator<unknown> | undefined;
