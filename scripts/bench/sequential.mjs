@@ -14,7 +14,7 @@ const MAX_ERRORS = 50;
 const sinceUs = (start, at) => Number(at - start) / 1000;
 
 /** A client for one target: its own agent holding exactly one connection. */
-function client(target, body) {
+export function client(target, body) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const url = new URL(CHAT_PATH, target.origin);
   const headers = { 'content-type': 'application/json', 'content-length': String(body.length), ...target.headers };

@@ -11,8 +11,10 @@ import { onStop } from './lifecycle.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(join(ROOT, 'package.json'));
-// Built by `npm run bench`'s turbo step: the deployments as processes, freePort, the Kafka test broker.
-const testing = require(join(ROOT, 'packages', 'testing', 'dist', 'index.js'));
+/** A checkout's @unigate/testing: its deployments as processes (its own apps' dist), freePort, the Kafka test broker. */
+const testingAt = (root) => createRequire(join(root, 'package.json'))(join(root, 'packages', 'testing', 'dist', 'index.js'));
+// Built by `npm run bench`'s turbo step.
+const testing = testingAt(ROOT);
 
 const READY_TIMEOUT_MS = 120_000;
 const processesOf = (stack) => stack.processes.map((p) => ({ name: p.name, pid: p.pid }));
@@ -31,8 +33,8 @@ export async function startSimulator() {
   };
 }
 
-async function startStandalone(simUrl, config) {
-  const stack = await testing.startStandalone({}, { simUrl, creditUsd: config.creditUsd, readyTimeoutMs: READY_TIMEOUT_MS });
+async function startStandalone(simUrl, config, at = testing) {
+  const stack = await at.startStandalone({}, { simUrl, creditUsd: config.creditUsd, readyTimeoutMs: READY_TIMEOUT_MS });
   const stop = onStop(() => stack.stop());
   return {
     name: 'standalone',
@@ -45,11 +47,11 @@ async function startStandalone(simUrl, config) {
 }
 
 /** Edge, chat, billing and catalog as startDistributed lays them out, on Postgres, Redis and a Kafka test broker of its own. */
-async function startDistributed(simUrl, config) {
-  await Promise.all([testing.ensurePostgres(), testing.ensureRedis()]);
-  const broker = await testing.startKafkaTestBroker();
+async function startDistributed(simUrl, config, at = testing) {
+  await Promise.all([at.ensurePostgres(), at.ensureRedis()]);
+  const broker = await at.startKafkaTestBroker();
   const stopBroker = onStop(() => broker.stop());
-  const stack = await testing.startDistributed(
+  const stack = await at.startDistributed(
     {},
     // kafkaFetchMaxWaitMs null: the services' own fetch wait, as deployed (the tests' 100 ms polls the
     // mock broker ten times as often and costs every consumer CPU; usage settles later here, unmeasured).
@@ -120,4 +122,10 @@ const starters = { proxy: startFloorProxy, standalone: startStandalone, distribu
 /** Starts one gateway target in front of the simulator at `simUrl`. */
 export function startGateway(name, simUrl, config) {
   return starters[name](simUrl, config);
+}
+
+/** Unigate's `deployment` (standalone or distributed) as built in the checkout at `root` (compare.mjs's baseline). */
+export function startDeploymentAt(root, deployment, simUrl, config) {
+  const start = { standalone: startStandalone, distributed: startDistributed }[deployment];
+  return start(simUrl, config, testingAt(root));
 }
