@@ -23,9 +23,10 @@ import { fileURLToPath } from 'node:url';
 import { readConfig } from './config.mjs';
 import { environment, loadavgNow } from './environment.mjs';
 import { log, stopAll, stopOnSignals } from './lifecycle.mjs';
+import { sequentialCases } from './measure.mjs';
 import { chatBody } from './requests.mjs';
 import { client } from './sequential.mjs';
-import { percentile, summarize } from './stats.mjs';
+import { percentile, summarize, tenth } from './stats.mjs';
 import { startDeploymentAt, startSimulator } from './targets.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -64,8 +65,7 @@ function medianWithInterval(diffs) {
   const sorted = Float64Array.from(diffs).sort();
   const n = sorted.length;
   const k = Math.max(0, Math.floor(n / 2 - 0.98 * Math.sqrt(n)));
-  const round = (us) => Math.round(us * 10) / 10;
-  return { n, median: round(percentile(sorted, 50)), low: round(sorted[k]), high: round(sorted[n - 1 - k]) };
+  return { n, median: tenth(percentile(sorted, 50)), low: tenth(sorted[k]), high: tenth(sorted[n - 1 - k]) };
 }
 
 /** `count` rounds of one case (after `warmup` unrecorded ones): each sends the request to all three sides. */
@@ -146,13 +146,9 @@ async function main() {
   const head = await startDeploymentAt(ROOT, deployment, sim.origin, config);
   const base = await startDeploymentAt(baseline.dir, deployment, sim.origin, config);
   const sides = [sim, { ...base, name: 'baseline' }, { ...head, name: 'current' }];
-  const s = config.sequential;
   const cases = {};
-  for (const [name, kase] of Object.entries({
-    json: { count: s.json },
-    stream: { stream: true, count: s.stream },
-    large: { large: true, count: s.large },
-  })) {
+  // The bench's sequential cases but the idle one: a change to how a process wakes shows in the stream's.
+  for (const [name, kase] of sequentialCases(config).filter(([name]) => name !== 'idle')) {
     log(`${deployment}: ${name}`);
     cases[name] = await rounds(sides, config, kase);
   }

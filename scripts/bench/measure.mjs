@@ -28,7 +28,7 @@ const CASES = [
  * its pair runs meanwhile): it shows what waking up after that much idle time costs each process on the
  * path, apart from what streaming itself costs.
  */
-function sequentialCases(config) {
+export function sequentialCases(config) {
   const s = config.sequential;
   return [
     ['json', { count: s.json }],

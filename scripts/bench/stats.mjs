@@ -7,7 +7,7 @@ export function percentile(sorted, p) {
 }
 
 // The clock reads nanoseconds; a tenth of a microsecond is already below anything worth reading.
-const tenth = (us) => Math.round(us * 10) / 10;
+export const tenth = (us) => Math.round(us * 10) / 10;
 
 export function summarize(samplesUs) {
   const sorted = Float64Array.from(samplesUs).sort();
