@@ -29,7 +29,7 @@ import {
   type Logger,
 } from '@unigate/platform';
 import type { FastifyInstance } from 'fastify';
-import { Authenticator } from './auth/authenticator';
+import { Authenticator, keyCacheTtlFromEnv } from './auth/authenticator';
 import { EdgeModule } from './edge.module';
 import type { EdgeOptions } from './edge-options';
 import { BODY_LIMIT_BYTES } from './http/error-renderer';
@@ -78,6 +78,8 @@ export interface EdgeAppOptions extends EdgeOptions {
   webStore?: WebStore;
   /** Sign-up settings; default: from the environment. */
   web?: WebSettings;
+  /** How long a key billing confirmed is trusted without asking again; default: UNIGATE_KEY_CACHE_TTL_MS or 30 s. */
+  keyCacheTtlMs?: number;
 }
 
 export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplication> {
@@ -108,7 +110,13 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
   void fastify.register(multipart);
   registerRequestHooks(fastify);
 
-  const auth = new Authenticator(ports.billing);
+  const auth = new Authenticator(ports.billing, {
+    ttlMs: opts.keyCacheTtlMs ?? keyCacheTtlFromEnv(),
+    onBillingFailing: (failing, err) =>
+      failing
+        ? logger.warn({ err }, 'billing cannot answer key lookups: keys it confirmed are served from this edge’s cache meanwhile')
+        : logger.info('billing answers key lookups again'),
+  });
   const pipeline = new EndpointPipeline({
     catalog: ports.catalog,
     reservations: opts.reservations,

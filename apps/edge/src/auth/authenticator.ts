@@ -1,32 +1,65 @@
+/**
+ * Bearer sk-… → the calling key's principal, from the replica's KeyCache; billing is asked only when
+ * the cache cannot answer, and a busy key never waits for it:
+ * - a key looked up more than half its TTL ago is looked up again in the background while the cached
+ *   answer serves;
+ * - lookups of one key share one call to billing (a burst after a restart makes one, not hundreds);
+ * - when billing cannot answer (down, hung, too slow: the client's deadline), a key it confirmed less
+ *   than STALE_IF_ERROR_MS past its TTL keeps being served — after one failed lookup, without waiting
+ *   for the next (a background lookup per key tells when billing is back). Nothing about a key can
+ *   change while billing is away: revocations, tiers and limits all go through it. A key billing never
+ *   confirmed gets the lookup's error (a 503).
+ */
 import { errors, hashApiKey, type BillingPort, type KeyPrincipal } from '@unigate/contracts';
 import type { FastifyRequest } from 'fastify';
-import { KeyCache } from './key-cache';
+import { z } from 'zod';
+import { readEnv, wholeNumber } from '@unigate/platform';
+import { DEFAULT_KEY_CACHE_TTL_MS, KeyCache } from './key-cache';
 
 export interface AuthOptions {
   /** `/v1/messages` also accepts Anthropic's `x-api-key` header. */
   allowXApiKey?: boolean;
 }
 
-/** Bearer sk-… → the calling key's principal, or a 401. */
-export class Authenticator {
-  readonly cache = new KeyCache();
-  /** Bumped by every revocation; see authenticate(). */
-  private revocations = 0;
+export interface AuthenticatorOptions {
+  /** How long a key billing confirmed is trusted without asking again (default 30 s). */
+  ttlMs?: number;
+  /** Told when a lookup fails after one succeeded (`failing` true, with the error), and when one succeeds again. */
+  onBillingFailing?: (failing: boolean, err?: unknown) => void;
+  now?: () => number;
+}
 
-  constructor(private readonly billing: BillingPort) {}
+const envSchema = z.object({
+  UNIGATE_KEY_CACHE_TTL_MS: wholeNumber(1_000, 3_600_000, 'UNIGATE_KEY_CACHE_TTL_MS must be a whole number of ms, 1000–3600000'),
+});
+
+/** UNIGATE_KEY_CACHE_TTL_MS, or the default. */
+export function keyCacheTtlFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  return readEnv(envSchema, env).UNIGATE_KEY_CACHE_TTL_MS ?? DEFAULT_KEY_CACHE_TTL_MS;
+}
+
+export class Authenticator {
+  readonly cache: KeyCache;
+  /** Bumped by every revocation; see lookUp(). */
+  private revocations = 0;
+  /** Lookups under way, by key hash. */
+  private readonly lookups = new Map<string, Promise<KeyPrincipal | null>>();
+  /** Set while the last lookup failed: known keys past their TTL are then served without waiting. */
+  private billingFailing = false;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly billing: BillingPort,
+    private readonly opts: AuthenticatorOptions = {},
+  ) {
+    this.cache = new KeyCache(opts.ttlMs);
+    this.now = opts.now ?? Date.now;
+  }
 
   async authenticate(request: FastifyRequest, opts: AuthOptions = {}): Promise<KeyPrincipal> {
     const key = extractKey(request, opts);
     if (!key) throw errors.invalidApiKey('Missing API key. Send it as Authorization: Bearer sk-...');
-    const hash = hashApiKey(key);
-    let principal = this.cache.get(hash);
-    if (principal === undefined) {
-      const epoch = this.revocations;
-      principal = await this.billing.authenticate(hash);
-      // A revocation that arrived while billing was answering may concern this very key: caching the
-      // (possibly stale) answer would keep a revoked key alive for a whole TTL on this replica.
-      if (epoch === this.revocations) this.cache.set(hash, principal);
-    }
+    const principal = await this.principalOf(hashApiKey(key));
     if (!principal) throw errors.invalidApiKey('Incorrect API key provided.');
     return principal;
   }
@@ -34,6 +67,68 @@ export class Authenticator {
   revoked(keyHash: string): void {
     this.revocations++;
     this.cache.delete(keyHash);
+  }
+
+  private async principalOf(hash: string): Promise<KeyPrincipal | null> {
+    const cached = this.cache.get(hash, this.now());
+    if (!cached) return this.lookUp(hash);
+    const { principal, age } = cached;
+    // Unknown keys are cached for a second at most, never past their TTL.
+    if (principal === null) return null;
+    if (age < this.cache.ttlMs) {
+      if (age >= this.cache.ttlMs / 2) this.lookUpInBackground(hash);
+      return principal;
+    }
+    if (this.billingFailing) {
+      this.lookUpInBackground(hash);
+      return principal;
+    }
+    const epoch = this.revocations;
+    try {
+      return await this.lookUp(hash);
+    } catch (err) {
+      // lookUp flagged the failure (and reported it); a key billing did confirm stays served, unless
+      // a revocation came meanwhile (it may be this key's).
+      if (epoch !== this.revocations) throw err;
+      return principal;
+    }
+  }
+
+  private lookUpInBackground(hash: string): void {
+    if (this.lookups.has(hash)) return;
+    // Its failure is what billingFailing records.
+    this.lookUp(hash).catch(() => undefined);
+  }
+
+  /** One call to billing per key at a time; its answer is cached unless a revocation came meanwhile. */
+  private lookUp(hash: string): Promise<KeyPrincipal | null> {
+    const pending = this.lookups.get(hash);
+    if (pending) return pending;
+    const epoch = this.revocations;
+    const lookup = this.billing
+      .authenticate(hash)
+      .then(
+        (principal) => {
+          // A revocation that arrived while billing was answering may concern this very key: caching the
+          // (possibly stale) answer would keep a revoked key alive for a whole TTL on this replica.
+          if (epoch === this.revocations) this.cache.set(hash, principal, this.now());
+          if (this.billingFailing) {
+            this.billingFailing = false;
+            this.opts.onBillingFailing?.(false);
+          }
+          return principal;
+        },
+        (err: unknown) => {
+          if (!this.billingFailing) {
+            this.billingFailing = true;
+            this.opts.onBillingFailing?.(true, err);
+          }
+          throw err;
+        },
+      )
+      .finally(() => this.lookups.delete(hash));
+    this.lookups.set(hash, lookup);
+    return lookup;
   }
 }
 

@@ -1,17 +1,18 @@
 import type { KeyPrincipal } from '@unigate/contracts';
-import { KeyCache } from './key-cache';
+import { KeyCache, STALE_IF_ERROR_MS } from './key-cache';
 
 const principal = { account_id: 'acct_1' } as unknown as KeyPrincipal;
 
 describe('KeyCache', () => {
-  it('answers a cached principal until its TTL, and an unknown key for at most a second', () => {
+  it('answers what billing said and how long ago: an unknown key for at most a second, a known one until the stale bound past its TTL', () => {
     const cache = new KeyCache(30_000, 10);
     cache.set('known', principal, 0);
     cache.set('unknown', null, 0);
-    expect(cache.get('known', 29_999)).toBe(principal);
-    expect(cache.get('unknown', 999)).toBeNull();
+    expect(cache.get('known', 29_999)).toEqual({ principal, age: 29_999 });
+    expect(cache.get('unknown', 999)).toEqual({ principal: null, age: 999 });
     expect(cache.get('unknown', 1_000)).toBeUndefined();
-    expect(cache.get('known', 30_000)).toBeUndefined();
+    expect(cache.get('known', 30_000 + STALE_IF_ERROR_MS - 1)).toEqual({ principal, age: 30_000 + STALE_IF_ERROR_MS - 1 });
+    expect(cache.get('known', 30_000 + STALE_IF_ERROR_MS)).toBeUndefined();
   });
 
   it('stays within its bound when flooded with unknown keys, dropping the oldest first', () => {
@@ -19,9 +20,9 @@ describe('KeyCache', () => {
     cache.set('first', principal, 0);
     for (let i = 0; i < 1_000; i++) cache.set(`random-${i}`, null, 0);
     expect(cache.get('first', 0)).toBeUndefined();
-    expect(cache.get('random-999', 0)).toBeNull();
+    expect(cache.get('random-999', 0)?.principal).toBeNull();
     let kept = 0;
-    for (let i = 0; i < 1_000; i++) if (cache.get(`random-${i}`, 0) === null) kept += 1;
+    for (let i = 0; i < 1_000; i++) if (cache.get(`random-${i}`, 0)?.principal === null) kept += 1;
     expect(kept).toBeLessThanOrEqual(100);
     expect(kept).toBeGreaterThanOrEqual(100 - 100 / 8);
   });

@@ -1,31 +1,47 @@
 /**
- * key hash → principal, cached briefly per edge replica so authentication costs no round trip on
- * the hot path. Revocation drops the entry at once (key.revoked event); the TTL bounds staleness of
- * everything else (limits, model lists).
+ * key hash → principal, cached per edge replica so authentication costs no round trip on the hot
+ * path. Revocation drops the entry at once (key.revoked event); the TTL bounds the staleness of
+ * everything else (limits, model lists) while billing answers. Past its TTL a known key's entry is
+ * kept a while longer (STALE_IF_ERROR_MS) for the one case where it is still the best answer there
+ * is: billing cannot be asked (auth/authenticator.ts).
  */
 import { ExpiringMap, type KeyPrincipal } from '@unigate/contracts';
 
 /** How long an unknown key is remembered as unknown: a key created a moment ago must work almost at once. */
 const UNKNOWN_KEY_MS = 1_000;
 
+/** How long past its TTL a known key may still be answered from here while billing cannot answer. */
+export const STALE_IF_ERROR_MS = 10 * 60_000;
+
+export const DEFAULT_KEY_CACHE_TTL_MS = 30_000;
+
+export interface CachedKey {
+  /** null: billing said there is no such key. */
+  principal: KeyPrincipal | null;
+  /** Milliseconds since billing said so. */
+  age: number;
+}
+
 export class KeyCache {
   // Unknown keys fill it too: the bound keeps a client sending random keys from growing it.
-  private readonly entries: ExpiringMap<string, KeyPrincipal | null>;
+  private readonly entries: ExpiringMap<string, { principal: KeyPrincipal | null; at: number }>;
 
   constructor(
-    private readonly ttlMs = 30_000,
+    readonly ttlMs = DEFAULT_KEY_CACHE_TTL_MS,
     maxEntries = 50_000,
   ) {
     this.entries = new ExpiringMap(maxEntries);
   }
 
-  get(hash: string, now = Date.now()): KeyPrincipal | null | undefined {
-    return this.entries.get(hash, now);
+  /** What billing last said about `hash`, and how long ago; a known key past its TTL only within STALE_IF_ERROR_MS. */
+  get(hash: string, now = Date.now()): CachedKey | undefined {
+    const entry = this.entries.get(hash, now);
+    return entry && { principal: entry.principal, age: now - entry.at };
   }
 
   /** Unknown keys are cached too, but only for a short while. */
   set(hash: string, principal: KeyPrincipal | null, now = Date.now()): void {
-    this.entries.set(hash, principal, principal ? this.ttlMs : Math.min(this.ttlMs, UNKNOWN_KEY_MS), now);
+    this.entries.set(hash, { principal, at: now }, principal ? this.ttlMs + STALE_IF_ERROR_MS : Math.min(this.ttlMs, UNKNOWN_KEY_MS), now);
   }
 
   delete(hash: string): void {

@@ -15,7 +15,7 @@ import {
   type UserView,
 } from '@unigate/contracts';
 import { decodeJson } from '@unigate/platform';
-import { grpcClient, unary } from '@unigate/platform/distributed';
+import { CONTROL_CALL_DEADLINE_MS, grpcClient, unary } from '@unigate/platform/distributed';
 import type {
   AccountMoneyReply__Output,
   Account__Output,
@@ -31,6 +31,12 @@ import type {
   VerifyUserReply__Output,
 } from '@unigate/proto';
 
+/**
+ * A key lookup waits at most this long: it stands between a client and its answer, and when billing
+ * cannot answer the edge still serves keys it knows (auth/authenticator.ts).
+ */
+export const AUTHENTICATE_DEADLINE_MS = 2_000;
+
 /** Billing over gRPC. Money crosses as int64 strings (micro-USD), never floats. */
 export class GrpcBillingClient implements BillingPort {
   private readonly client: BillingServiceClient;
@@ -39,13 +45,13 @@ export class GrpcBillingClient implements BillingPort {
     this.client = grpcClient('billing', url);
   }
 
-  private call<Res>(method: keyof BillingServiceClient, req: object): Promise<Res> {
+  private call<Res>(method: keyof BillingServiceClient, req: object, deadlineMs = CONTROL_CALL_DEADLINE_MS): Promise<Res> {
     const fn = (this.client[method] as unknown as (...args: unknown[]) => never).bind(this.client);
-    return unary<object, Res>(fn, req);
+    return unary<object, Res>(fn, req, { deadlineMs });
   }
 
   async authenticate(keyHash: string): Promise<KeyPrincipal | null> {
-    const reply = await this.call<AuthenticateReply__Output>('Authenticate', { key_hash: keyHash });
+    const reply = await this.call<AuthenticateReply__Output>('Authenticate', { key_hash: keyHash }, AUTHENTICATE_DEADLINE_MS);
     if (!reply.found || !reply.principal) return null;
     const p = reply.principal;
     return {

@@ -247,7 +247,7 @@ export class GrpcEndpointClient implements EndpointPort {
   }
 
   private unary(call: EndpointCall, signal?: AbortSignal): Promise<EndpointReply__Output> {
-    return unary<EndpointCallMsg, EndpointReply__Output>(this.client.Call.bind(this.client), encodeCall(call), signal);
+    return unary<EndpointCallMsg, EndpointReply__Output>(this.client.Call.bind(this.client), encodeCall(call), { signal });
   }
 
   private async *perCallStream(call: EndpointCall, signal: AbortSignal): AsyncGenerator<EndpointFrame__Output> {

@@ -8,8 +8,10 @@ import {
   type ModelRoute,
 } from '@unigate/contracts';
 import { decodeJson } from './wire-json';
-import { grpcClient, unary } from './grpc-client';
+import { CONTROL_CALL_DEADLINE_MS, grpcClient, unary } from './grpc-client';
 import type { CatalogServiceClient, CatalogSnapshot__Output, ModelList__Output, Route__Output } from '@unigate/proto';
+
+const deadline = { deadlineMs: CONTROL_CALL_DEADLINE_MS };
 
 /**
  * Catalog over gRPC; routes, models and snapshots are decoded against their contracts schemas. The
@@ -23,18 +25,18 @@ export class GrpcCatalogClient implements CatalogPort {
   }
 
   async resolve(model: string): Promise<ModelRoute> {
-    const reply = await unary<{ model: string }, Route__Output>(this.client.Resolve.bind(this.client), { model });
+    const reply = await unary<{ model: string }, Route__Output>(this.client.Resolve.bind(this.client), { model }, deadline);
     return decodeJson(modelRouteSchema, reply.route, 'route', 'peer');
   }
 
   /** The whole catalogue, for the edge's own copy (catalog/catalog-replica.ts). */
   async snapshot(): Promise<CatalogSnapshot> {
-    const reply = await unary<object, CatalogSnapshot__Output>(this.client.Snapshot.bind(this.client), {});
+    const reply = await unary<object, CatalogSnapshot__Output>(this.client.Snapshot.bind(this.client), {}, deadline);
     return decodeJson(catalogSnapshotSchema, reply.snapshot, 'catalog snapshot', 'peer');
   }
 
   async list(): Promise<ModelInfo[]> {
-    const reply = await unary<object, ModelList__Output>(this.client.List.bind(this.client), {});
+    const reply = await unary<object, ModelList__Output>(this.client.List.bind(this.client), {}, deadline);
     return reply.models.map((m) => decodeJson(modelInfoSchema, m, 'model', 'peer'));
   }
 }

@@ -10,7 +10,7 @@ import type {
   TaskReply__Output,
   VideoServiceHandlers,
 } from '@unigate/proto';
-import { grpcClient, unary } from './grpc-client';
+import { CONTROL_CALL_DEADLINE_MS, grpcClient, unary } from './grpc-client';
 import { unaryHandler } from './grpc-server';
 import { decodeJson, encodeJson } from './wire-json';
 
@@ -24,6 +24,8 @@ export function videoTaskHandlers(port: VideoTaskPort): VideoServiceHandlers {
   };
 }
 
+const deadline = { deadlineMs: CONTROL_CALL_DEADLINE_MS };
+
 export class GrpcVideoTaskClient implements VideoTaskPort {
   private readonly client;
 
@@ -32,17 +34,25 @@ export class GrpcVideoTaskClient implements VideoTaskPort {
   }
 
   async lookup(accountId: string, id: string): Promise<VideoTask> {
-    const reply = await unary<object, TaskReply__Output>(this.client.GetTask.bind(this.client), { account_id: accountId, id });
+    const reply = await unary<object, TaskReply__Output>(this.client.GetTask.bind(this.client), { account_id: accountId, id }, deadline);
     return decodeJson(videoTaskSchema, reply.task, 'video task', 'peer');
   }
 
   async recent(accountId: string, limit: number): Promise<VideoTask[]> {
-    const reply = await unary<object, TaskList__Output>(this.client.ListTasks.bind(this.client), { account_id: accountId, limit });
+    const reply = await unary<object, TaskList__Output>(
+      this.client.ListTasks.bind(this.client),
+      { account_id: accountId, limit },
+      deadline,
+    );
     return reply.tasks.map((task) => decodeJson(videoTaskSchema, task, 'video task', 'peer'));
   }
 
   async webhookSecret(accountId: string): Promise<string> {
-    const reply = await unary<object, { secret: string }>(this.client.GetWebhookSecret.bind(this.client), { account_id: accountId });
+    const reply = await unary<object, { secret: string }>(
+      this.client.GetWebhookSecret.bind(this.client),
+      { account_id: accountId },
+      deadline,
+    );
     return reply.secret;
   }
 }
