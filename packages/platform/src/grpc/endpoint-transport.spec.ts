@@ -5,10 +5,12 @@
  * (an answer it localizes, or long base64 strings that crossed as bytes, not inside the JSON).
  */
 import { randomBytes } from 'node:crypto';
+import * as net from 'node:net';
 import type { ServerDuplexStream } from '@grpc/grpc-js';
 import { JsonText, type EndpointCall, type EndpointPort } from '@unigate/contracts';
 import type { EndpointCall__Output, EndpointReply, SessionCall__Output, SessionReply } from '@unigate/proto';
 import { GrpcEndpointClient, endpointServiceHandlers } from './endpoint-transport';
+import { CONNECT_TIMEOUT_MS } from './grpc-client';
 import { startGrpcServer, type GrpcServer } from './grpc-server';
 
 const received: EndpointCall[] = [];
@@ -151,3 +153,33 @@ test('an answer the edge localizes is decoded and checked', async () => {
   expect(answer).not.toBeInstanceOf(JsonText);
   expect(answer).toMatchObject({ data: [{ index: 0, embedding: [0.5] }] });
 });
+
+test('a service whose connection is accepted but never set up (a stopped process) fails calls and streams with a 503, not a hang', async () => {
+  // What a stopped process's kernel does: accept the connection, then nothing (no HTTP/2 settings).
+  const silent = net.createServer(() => undefined);
+  const sockets = new Set<net.Socket>();
+  silent.on('connection', (s) => sockets.add(s));
+  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+  const stuck = new GrpcEndpointClient(`127.0.0.1:${(silent.address() as net.AddressInfo).port}`);
+  try {
+    const started = performance.now();
+    const outcomes = await Promise.allSettled([
+      stuck.call(call()),
+      (async () => {
+        for await (const item of stuck.stream({ ...call(), endpoint: 'messages' }, new AbortController().signal)) void item;
+      })(),
+    ]);
+    const ms = performance.now() - started;
+    for (const outcome of outcomes)
+      expect(outcome).toMatchObject({ status: 'rejected', reason: { status: 503, code: 'service_unavailable' } });
+    expect(ms).toBeGreaterThanOrEqual(CONNECT_TIMEOUT_MS - 50);
+    expect(ms).toBeLessThan(CONNECT_TIMEOUT_MS + 5_000);
+    // The next call goes over a new connection (the stuck one was given up), and is bounded the same way.
+    const before = sockets.size;
+    await expect(stuck.call(call())).rejects.toMatchObject({ status: 503 });
+    expect(sockets.size).toBeGreaterThan(before);
+  } finally {
+    for (const s of sockets) s.destroy();
+    silent.close();
+  }
+}, 30_000);

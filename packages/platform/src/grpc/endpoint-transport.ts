@@ -34,8 +34,8 @@ import type {
   EndpointReply__Output,
   EndpointServiceHandlers,
 } from '@unigate/proto';
-import { fromGrpcError } from './errors';
-import { grpcClient, unary } from './grpc-client';
+import { fromGrpcError, serviceUnavailable } from './errors';
+import { CONNECT_TIMEOUT_MS, connectedWithin, grpcClient, unary } from './grpc-client';
 import { sessionHandler, streamHandler, unaryHandler } from './grpc-server';
 import { SessionPool, type SessionPoolOptions } from './session-pool';
 import { endSpan, serveInSpan, startSessionCallSpan } from './session-tracing';
@@ -143,17 +143,22 @@ const SESSIONLESS_MS = 30_000;
 export class GrpcEndpointClient implements EndpointPort {
   /** The call travels while the edge admits it; the service holds it until its release (endpoint.proto). */
   readonly overlapsAdmission = true;
-  private readonly client;
+  private client;
   private readonly sessions: SessionPool<SessionCall, SessionReply__Output>;
   private sessionlessUntil = 0;
 
-  constructor(url: string, options?: SessionPoolOptions) {
+  constructor(
+    private readonly url: string,
+    options?: SessionPoolOptions,
+  ) {
     this.client = grpcClient('endpoint', url);
     this.sessions = new SessionPool(() => this.client.Session(), options);
   }
 
   async call(call: EndpointCall, signal?: AbortSignal, timing?: UpstreamTiming, admission?: Promise<void>): Promise<unknown> {
     const spec = specOf(call.endpoint);
+    const connected = connectedWithin(this.client, CONNECT_TIMEOUT_MS);
+    if (connected !== true) await this.connecting(connected);
     let reply: EndpointReply__Output | undefined;
     if (this.sessionsServed()) {
       try {
@@ -175,6 +180,8 @@ export class GrpcEndpointClient implements EndpointPort {
     const spec = specOf(call.endpoint);
     if (!spec.event && !spec.binary) throw errors.invalidRequest(`${spec.path} does not stream`, 'stream');
     const event = spec.event;
+    const connected = connectedWithin(this.client, CONNECT_TIMEOUT_MS);
+    if (connected !== true) await this.connecting(connected);
     const base = timing?.ms ?? 0;
     let frames: AsyncIterable<EndpointFrame__Output> | undefined;
     if (this.sessionsServed()) {
@@ -199,6 +206,21 @@ export class GrpcEndpointClient implements EndpointPort {
     }
   }
 
+  /**
+   * The wait for a connection that is being set up. One still not set up after CONNECT_TIMEOUT_MS (a
+   * stopped or hung service) fails the call with a 503, and the channel is replaced: grpc-js would
+   * wait on that connection for good, and a new one may reach a replica that answers.
+   */
+  private async connecting(connected: Promise<boolean>): Promise<void> {
+    const client = this.client;
+    if (await connected) return;
+    if (this.client === client) {
+      this.client = grpcClient('endpoint', this.url);
+      client.close();
+    }
+    throw serviceUnavailable();
+  }
+
   private sessionsServed(): boolean {
     return Date.now() >= this.sessionlessUntil;
   }
@@ -215,7 +237,11 @@ export class GrpcEndpointClient implements EndpointPort {
     throw new Error(`the ${call.endpoint} session ended without an answer`);
   }
 
-  private async *framesOnSession(call: EndpointCall, signal: AbortSignal, admission?: Promise<void>): AsyncGenerator<EndpointFrame__Output> {
+  private async *framesOnSession(
+    call: EndpointCall,
+    signal: AbortSignal,
+    admission?: Promise<void>,
+  ): AsyncGenerator<EndpointFrame__Output> {
     for await (const reply of this.onSession(call, true, signal, admission)) if (reply.frame) yield reply.frame;
   }
 

@@ -51,3 +51,37 @@ export function unary<Req, Res>(method: UnaryMethod<Req, Res>, req: Req, opts: U
     signal?.addEventListener('abort', cancel, { once: true });
   });
 }
+
+/**
+ * How long setting up a connection to a service (TCP, then the server's HTTP/2 settings) may take.
+ * grpc-js waits for the settings without a limit: to a process that is stopped or hung, whose kernel
+ * still accepts the connection, every call would queue behind it for good.
+ */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * Resolves true once `client`'s channel is past connecting — ready, or failed (a call then fails fast,
+ * as it would have) — and false when it is still connecting after `timeoutMs`, or was shut down
+ * meanwhile. Ready is answered at once: this is on every endpoint call's path.
+ */
+export function connectedWithin(client: grpc.Client, timeoutMs: number): true | Promise<boolean> {
+  const channel = client.getChannel();
+  let state = channel.getConnectivityState(false);
+  if (state === grpc.connectivityState.READY) return true;
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve) => {
+    const settle = (): void => {
+      try {
+        state = channel.getConnectivityState(true);
+      } catch {
+        return resolve(false); // closed
+      }
+      // Shut down: given up while this waited (another call found it stuck).
+      if (state === grpc.connectivityState.SHUTDOWN) return resolve(false);
+      if (state !== grpc.connectivityState.IDLE && state !== grpc.connectivityState.CONNECTING) return resolve(true);
+      if (Date.now() >= deadline) return resolve(false);
+      channel.watchConnectivityState(state, deadline, settle);
+    };
+    settle();
+  });
+}
