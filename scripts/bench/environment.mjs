@@ -1,5 +1,6 @@
 /** Where and on what the numbers were taken: the commit, the machine and how busy it was. */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 
 function git(root, args) {
@@ -26,3 +27,30 @@ export function environment(root) {
 }
 
 export const loadavgNow = () => loadavg().map((l) => Number(l.toFixed(2)));
+
+/** The machine's CPU time counters (Linux /proc/stat, in ticks), or undefined where there are none. */
+export function cpuTimes() {
+  try {
+    const [user, nice, system, idle, iowait, irq, softirq, steal = 0] = readFileSync('/proc/stat', 'utf8')
+      .split('\n', 1)[0]
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    return { idle: idle + iowait, steal, total: user + nice + system + idle + iowait + irq + softirq + steal };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What the host's CPUs did between two cpuTimes() readings, in percent of their time: `steal`, taken by
+ * the hypervisor for other guests (a number that moves a run's figures without anything here changing),
+ * and `busy`, all work on this machine, the bench's own included.
+ */
+export function hostCpuBetween(before, after) {
+  const total = after && before ? after.total - before.total : 0;
+  if (total <= 0) return undefined;
+  const pct = (ticks) => Number(((100 * ticks) / total).toFixed(1));
+  return { steal: pct(after.steal - before.steal), busy: pct(total - (after.idle - before.idle)) };
+}

@@ -254,12 +254,23 @@ function portkeyTable(run) {
   ];
 }
 
+/** How the host's CPUs were used while each target was measured (older results have no such figures). */
+function hostCpuLine(run) {
+  const measured = Object.entries(run.targets).filter(([, t]) => t.hostCpu);
+  if (measured.length === 0) return [];
+  const each = measured.map(([name, t]) => `${name} ${t.hostCpu.steal} % steal, ${t.hostCpu.busy} % busy`).join('; ');
+  return [
+    `- Host CPU while each target was measured (steal: time the hypervisor gave other guests, which slows every figure of that target; busy: all work here, the bench's included): ${each}.`,
+  ];
+}
+
 export function markdown(run, resultsPath) {
   const e = run.environment;
   const failed = Object.entries(run.targets).filter(([, t]) => t.error);
   return [
     `- Run of ${run.startedAt.slice(0, 10)} (${run.durationSeconds} s), commit ${e.commit}${e.dirty ? ' with uncommitted changes' : ''}, model \`${run.config.model}\`, max_tokens ${run.config.maxTokens}${run.config.quick ? ', BENCH_QUICK' : ''}.`,
     `- Machine: ${e.cpus} cores (${e.cpuModel}) shared with other work, ${e.memGiB} GiB, Node ${e.node}; load average ${e.loadavgAtStart[0]} at the start, ${run.loadavgAtEnd[0]} at the end.`,
+    ...hostCpuLine(run),
     `- Full results: \`${resultsPath}\`.`,
     '',
     ...sequentialTables(run),
