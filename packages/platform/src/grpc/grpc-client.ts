@@ -37,9 +37,12 @@ export interface UnaryOptions {
   deadlineMs?: number;
 }
 
-/** One unary call; a failure comes back as the GatewayError the service threw (or a 503: unreachable, too late). */
-export function unary<Req, Res>(method: UnaryMethod<Req, Res>, req: Req, opts: UnaryOptions = {}): Promise<Res> {
-  const { signal, deadlineMs } = opts;
+/**
+ * One unary call; a failure comes back as the GatewayError the service threw (or a 503: unreachable,
+ * too late). A bare AbortSignal for `opts` is still taken as the signal (this package's earlier form).
+ */
+export function unary<Req, Res>(method: UnaryMethod<Req, Res>, req: Req, opts: UnaryOptions | AbortSignal = {}): Promise<Res> {
+  const { signal, deadlineMs }: UnaryOptions = opts instanceof AbortSignal ? { signal: opts } : opts;
   return new Promise((resolve, reject) => {
     const options: grpc.CallOptions = deadlineMs === undefined ? {} : { deadline: Date.now() + deadlineMs };
     const call = method(req, options, (err, res) => {
