@@ -26,7 +26,8 @@ const workspaceDirs = {
   '^@unigate/platform/database$': '<rootDir>/packages/platform/src/database',
   '^@unigate/platform/distributed$': '<rootDir>/packages/platform/src/distributed',
   '^@unigate/(contracts|proto|providers|platform|testing)$': '<rootDir>/packages/$1/src',
-  '^@unigate/(edge|chat|billing|catalog|media|video|upstream-sim|standalone)$': '<rootDir>/apps/$1/src' };
+  '^@unigate/(edge|chat|billing|catalog|media|video|upstream-sim|standalone)$': '<rootDir>/apps/$1/src',
+};
 
 module.exports = {
   globalSetup: '<rootDir>/packages/testing/jest/global-setup.js',

@@ -50,8 +50,41 @@ describe('countTextTokens counts exactly what the token regex matches', () => {
   // Characters where the classes meet: CJK letters and a CJK radical (a symbol of the Han script),
   // 〇 (a Han number), combining marks, Unicode spaces, an astral emoji and letter, lone surrogates.
   const edges = [
-    'a', 'Z', '0', '_', ' ', '\t', '\n', '\u00a0', '\u2003', '\u3000', '\ufeff', '!', '"', '{', '-', '.', 'é', 'e\u0301',
-    '你', 'こ', 'カ', '한', '\u2e80', '\u3007', '\u3001', 'ー', '・', '😀', '𝔘', '𠀀', '\ud800', '\udc00', 'ß', 'Ω', '٣',
+    'a',
+    'Z',
+    '0',
+    '_',
+    ' ',
+    '\t',
+    '\n',
+    '\u00a0',
+    '\u2003',
+    '\u3000',
+    '\ufeff',
+    '!',
+    '"',
+    '{',
+    '-',
+    '.',
+    'é',
+    'e\u0301',
+    '你',
+    'こ',
+    'カ',
+    '한',
+    '\u2e80',
+    '\u3007',
+    '\u3001',
+    'ー',
+    '・',
+    '😀',
+    '𝔘',
+    '𠀀',
+    '\ud800',
+    '\udc00',
+    'ß',
+    'Ω',
+    '٣',
   ];
 
   it('on text made of the characters where the classes meet', () => {
@@ -74,7 +107,9 @@ describe('countTextTokens counts exactly what the token regex matches', () => {
   });
 
   it('on a long prompt', () => {
-    const text = Array.from({ length: 400 }, (_, i) => `Line ${i}: const x_${i} = compute(y, "z"); // 你好 ${'#'.repeat(i % 20)}\n`).join('');
+    const text = Array.from({ length: 400 }, (_, i) => `Line ${i}: const x_${i} = compute(y, "z"); // 你好 ${'#'.repeat(i % 20)}\n`).join(
+      '',
+    );
     expect(countTextTokens(text)).toBe(byRegex(text));
   });
 });

@@ -294,7 +294,8 @@ describe('held calls: the call travels while the edge admits it', () => {
     const speech = speak(3);
     const items = (async () => {
       const out: number[] = [];
-      for await (const chunk of client.stream(speech, new AbortController().signal, undefined, streamed.promise)) out.push(...(chunk as Uint8Array));
+      for await (const chunk of client.stream(speech, new AbortController().signal, undefined, streamed.promise))
+        out.push(...(chunk as Uint8Array));
       return out;
     })();
     await waitFor(() => log.includes(`held ${speech.request_id}`));
@@ -332,7 +333,15 @@ describe('held calls: the call travels while the edge admits it', () => {
     const preparing: EndpointPort = {
       preparesWhileHeld: true,
       call: async (call, signal, timing, admission) => {
-        seen.set(call.request_id, admission ? admission.then(() => 'admitted', () => 'refused') : Promise.resolve('none'));
+        seen.set(
+          call.request_id,
+          admission
+            ? admission.then(
+                () => 'admitted',
+                () => 'refused',
+              )
+            : Promise.resolve('none'),
+        );
         await admission;
         return port.call(call, signal, timing);
       },

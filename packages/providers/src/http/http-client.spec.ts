@@ -145,7 +145,9 @@ describe('HttpClient', () => {
       const refused = new AbortController();
       const refusal = deferred();
       gateUpstreamsOf(refused.signal, refusal.promise);
-      const failing = http.request({ method: 'GET', url: `${origin}/gated?refused`, headers: {}, signal: refused.signal, whole }).catch((e) => e);
+      const failing = http
+        .request({ method: 'GET', url: `${origin}/gated?refused`, headers: {}, signal: refused.signal, whole })
+        .catch((e) => e);
       refused.abort(new Error('refused'));
       refusal.reject(refused.signal.reason);
       expect(transportError(await failing, refused.signal)).toEqual(new Error('refused'));
