@@ -7,14 +7,13 @@
  *   control-plane deadline: never a hang.
  */
 import { CONTROL_CALL_DEADLINE_MS } from '@unigate/platform/distributed';
+import { AUTHENTICATE_DEADLINE_MS } from '../src/clients/grpc-billing.client';
 import type { Stack } from './support/stacks';
 import { newApiKey, startDistributed } from './support/stacks';
 import { Admin, eventually } from './support/admin';
 import { useStack } from './support/use-stack';
 
 const KEY_CACHE_TTL_MS = 1_000;
-// apps/edge/src/clients/grpc-billing.client.ts
-const AUTHENTICATE_DEADLINE_MS = 2_000;
 
 let stack: Stack;
 let admin: Admin;

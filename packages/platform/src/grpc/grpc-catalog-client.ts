@@ -8,10 +8,8 @@ import {
   type ModelRoute,
 } from '@unigate/contracts';
 import { decodeJson } from './wire-json';
-import { CONTROL_CALL_DEADLINE_MS, grpcClient, unary } from './grpc-client';
+import { CONTROL_CALL, grpcClient, unary } from './grpc-client';
 import type { CatalogServiceClient, CatalogSnapshot__Output, ModelList__Output, Route__Output } from '@unigate/proto';
-
-const deadline = { deadlineMs: CONTROL_CALL_DEADLINE_MS };
 
 /**
  * Catalog over gRPC; routes, models and snapshots are decoded against their contracts schemas. The
@@ -25,18 +23,18 @@ export class GrpcCatalogClient implements CatalogPort {
   }
 
   async resolve(model: string): Promise<ModelRoute> {
-    const reply = await unary<{ model: string }, Route__Output>(this.client.Resolve.bind(this.client), { model }, deadline);
+    const reply = await unary<{ model: string }, Route__Output>(this.client.Resolve.bind(this.client), { model }, CONTROL_CALL);
     return decodeJson(modelRouteSchema, reply.route, 'route', 'peer');
   }
 
   /** The whole catalogue, for the edge's own copy (catalog/catalog-replica.ts). */
   async snapshot(): Promise<CatalogSnapshot> {
-    const reply = await unary<object, CatalogSnapshot__Output>(this.client.Snapshot.bind(this.client), {}, deadline);
+    const reply = await unary<object, CatalogSnapshot__Output>(this.client.Snapshot.bind(this.client), {}, CONTROL_CALL);
     return decodeJson(catalogSnapshotSchema, reply.snapshot, 'catalog snapshot', 'peer');
   }
 
   async list(): Promise<ModelInfo[]> {
-    const reply = await unary<object, ModelList__Output>(this.client.List.bind(this.client), {}, deadline);
+    const reply = await unary<object, ModelList__Output>(this.client.List.bind(this.client), {}, CONTROL_CALL);
     return reply.models.map((m) => decodeJson(modelInfoSchema, m, 'model', 'peer'));
   }
 }

@@ -37,6 +37,9 @@ export interface UnaryOptions {
   deadlineMs?: number;
 }
 
+/** The options of a control-plane call: CONTROL_CALL_DEADLINE_MS. */
+export const CONTROL_CALL: Readonly<UnaryOptions> = Object.freeze({ deadlineMs: CONTROL_CALL_DEADLINE_MS });
+
 /**
  * One unary call; a failure comes back as the GatewayError the service threw (or a 503: unreachable,
  * too late). A bare AbortSignal for `opts` is still taken as the signal (this package's earlier form).

@@ -10,7 +10,7 @@ import type {
   TaskReply__Output,
   VideoServiceHandlers,
 } from '@unigate/proto';
-import { CONTROL_CALL_DEADLINE_MS, grpcClient, unary } from './grpc-client';
+import { CONTROL_CALL, grpcClient, unary } from './grpc-client';
 import { unaryHandler } from './grpc-server';
 import { decodeJson, encodeJson } from './wire-json';
 
@@ -24,8 +24,6 @@ export function videoTaskHandlers(port: VideoTaskPort): VideoServiceHandlers {
   };
 }
 
-const deadline = { deadlineMs: CONTROL_CALL_DEADLINE_MS };
-
 export class GrpcVideoTaskClient implements VideoTaskPort {
   private readonly client;
 
@@ -34,7 +32,11 @@ export class GrpcVideoTaskClient implements VideoTaskPort {
   }
 
   async lookup(accountId: string, id: string): Promise<VideoTask> {
-    const reply = await unary<object, TaskReply__Output>(this.client.GetTask.bind(this.client), { account_id: accountId, id }, deadline);
+    const reply = await unary<object, TaskReply__Output>(
+      this.client.GetTask.bind(this.client),
+      { account_id: accountId, id },
+      CONTROL_CALL,
+    );
     return decodeJson(videoTaskSchema, reply.task, 'video task', 'peer');
   }
 
@@ -42,7 +44,7 @@ export class GrpcVideoTaskClient implements VideoTaskPort {
     const reply = await unary<object, TaskList__Output>(
       this.client.ListTasks.bind(this.client),
       { account_id: accountId, limit },
-      deadline,
+      CONTROL_CALL,
     );
     return reply.tasks.map((task) => decodeJson(videoTaskSchema, task, 'video task', 'peer'));
   }
@@ -51,7 +53,7 @@ export class GrpcVideoTaskClient implements VideoTaskPort {
     const reply = await unary<object, { secret: string }>(
       this.client.GetWebhookSecret.bind(this.client),
       { account_id: accountId },
-      deadline,
+      CONTROL_CALL,
     );
     return reply.secret;
   }
