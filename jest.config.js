@@ -14,10 +14,12 @@ const swc = [
     module: { type: 'commonjs' },
   },
 ];
+// The bench's scripts are plain ES modules (.mjs); their specs load them through the same transform.
+const swcModule = ['@swc/jest', { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
 const shared = {
-  transform: { '^.+\\.ts$': swc },
+  transform: { '^.+\\.ts$': swc, '^.+\\.mjs$': swcModule },
   testEnvironment: 'node',
-  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
 };
 const workspaceDirs = {
   '^@unigate/billing/reservations$': '<rootDir>/apps/billing/src/reservations',
@@ -43,7 +45,7 @@ module.exports = {
       displayName: 'unit',
       rootDir: __dirname,
       moduleNameMapper: workspaceDirs,
-      testMatch: ['<rootDir>/{apps,packages}/*/src/**/*.spec.ts'],
+      testMatch: ['<rootDir>/{apps,packages}/*/src/**/*.spec.ts', '<rootDir>/scripts/bench/*.spec.ts'],
     },
     {
       ...shared,

@@ -21,12 +21,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readConfig } from './config.mjs';
-import { environment, loadavgNow } from './environment.mjs';
+import { cpuTimes, environment, hostCpuBetween, loadavgNow } from './environment.mjs';
 import { log, stopAll, stopOnSignals } from './lifecycle.mjs';
 import { sequentialCases } from './measure.mjs';
 import { chatBody } from './requests.mjs';
 import { client } from './sequential.mjs';
-import { percentile, summarize, tenth } from './stats.mjs';
+import { medianWithInterval, summarize } from './stats.mjs';
 import { startDeploymentAt, startSimulator } from './targets.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -55,17 +55,6 @@ function baselineCheckout(ref) {
   execFileSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
   writeFileSync(built, `${new Date().toISOString()}\n`);
   return { commit, dir };
-}
-
-/**
- * The median of `diffs` with a 95 % confidence interval from order statistics (the sign test's: no
- * assumption about the distribution, which here has long tails).
- */
-function medianWithInterval(diffs) {
-  const sorted = Float64Array.from(diffs).sort();
-  const n = sorted.length;
-  const k = Math.max(0, Math.floor(n / 2 - 0.98 * Math.sqrt(n)));
-  return { n, median: tenth(percentile(sorted, 50)), low: tenth(sorted[k]), high: tenth(sorted[n - 1 - k]) };
 }
 
 /** `count` rounds of one case (after `warmup` unrecorded ones): each sends the request to all three sides. */
@@ -118,13 +107,13 @@ function markdown(result) {
   const lines = [
     `- ${result.deployment}: this build (${result.current.commit}${result.current.dirty ? ', uncommitted changes' : ''}) against ${result.baseline.commit.slice(0, 12)}, both running at once; ${result.environment.cpus} cores (${result.environment.cpuModel}), load average ${result.environment.loadavgAtStart.join(' ')} at the start, ${result.loadavgAtEnd.join(' ')} at the end.`,
     '',
-    '| case | rounds | direct p50 | baseline overhead p50 | this build overhead p50 | this − baseline, per round: median | 95 % interval |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
+    '| case | rounds | direct p50 | baseline overhead p50 | this build overhead p50 | this − baseline, per round: median | 95 % interval | host steal / busy |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |',
   ];
   for (const [name, c] of Object.entries(result.cases)) {
     const d = c.difference;
     lines.push(
-      `| ${name} | ${c.rounds} | ${ms(c.direct.p50)} | ${signed(c.baseline.overhead.p50)} | ${signed(c.current.overhead.p50)} | ${signed(d.median)} | ${signed(d.low)} … ${signed(d.high)} |`,
+      `| ${name} | ${c.rounds} | ${ms(c.direct.p50)} | ${signed(c.baseline.overhead.p50)} | ${signed(c.current.overhead.p50)} | ${signed(d.median)} | ${signed(d.low)} … ${signed(d.high)} | ${c.hostCpu ? `${c.hostCpu.steal} % / ${c.hostCpu.busy} %` : '—'} |`,
     );
   }
   lines.push('', '(ms; streams: time to the first event; an interval that holds 0 is no measured difference)');
@@ -150,7 +139,8 @@ async function main() {
   // The bench's sequential cases but the idle one: a change to how a process wakes shows in the stream's.
   for (const [name, kase] of sequentialCases(config).filter(([name]) => name !== 'idle')) {
     log(`${deployment}: ${name}`);
-    cases[name] = await rounds(sides, config, kase);
+    const before = cpuTimes();
+    cases[name] = { ...(await rounds(sides, config, kase)), hostCpu: hostCpuBetween(before, cpuTimes()) };
   }
   const result = {
     startedAt: new Date().toISOString(),
