@@ -87,6 +87,14 @@ function remotePort(behaviour: (call: EndpointCall) => Promise<unknown> = async 
 let app: FastifyInstance;
 afterEach(() => app?.close());
 
+async function until(check: () => boolean, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 async function serve(reservations: Reservations, port: EndpointPort) {
   const pipeline = new EndpointPipeline({
     catalog: { resolve: async () => route, list: async () => [route.model] },
@@ -115,8 +123,7 @@ test('the call reaches a remote port while its admission is in flight, carrying 
   const { port, calls } = remotePort();
   const send = await serve(reservations, port);
   const pending = send('k1');
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(calls).toHaveLength(1);
+  await until(() => calls.length === 1);
   expect(calls[0].withAdmission).toBe(true);
   expect(calls[0].call.hold_id).toBe(calls[0].call.request_id);
   reservations.open();
