@@ -183,3 +183,58 @@ test('a service whose connection is accepted but never set up (a stopped process
     silent.close();
   }
 }, 30_000);
+
+test('a service that hangs with a call in flight on an open connection fails it with a 503 once a ping goes unanswered; an idle connection is kept', async () => {
+  // A service whose calls take a while (its answers are never needed here).
+  const slow: EndpointPort = {
+    call: (_call, signal) => new Promise((_, reject) => signal!.addEventListener('abort', () => reject(signal!.reason))),
+    stream: async function* () {},
+  };
+  const service = await startGrpcServer('127.0.0.1:0', {
+    endpoint: endpointServiceHandlers({
+      ...slow,
+      call: (c, s) => ((c.body as { input: string }).input === 'quick' ? port.call(c, s) : slow.call(c, s)),
+    }),
+  });
+  // Between the edge and the service: a link that can go silent both ways, as a paused process or a
+  // partition does, without closing anything.
+  let frozen = false;
+  const links = new Set<net.Socket>();
+  const proxy = net.createServer((inbound) => {
+    const outbound = net.connect(service.port, '127.0.0.1');
+    for (const s of [inbound, outbound]) links.add(s);
+    inbound.on('data', (d) => frozen || outbound.write(d));
+    outbound.on('data', (d) => frozen || inbound.write(d));
+    const close = () => (inbound.destroy(), outbound.destroy());
+    inbound.on('close', close).on('error', close);
+    outbound.on('close', close).on('error', close);
+  });
+  let connections = 0;
+  proxy.on('connection', () => connections++);
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  const keepalive = { timeMs: 500, timeoutMs: 500 };
+  const edge = new GrpcEndpointClient(`127.0.0.1:${(proxy.address() as net.AddressInfo).port}`, { keepalive });
+  try {
+    // Pings on an idle connection are answered, and the connection stays.
+    await edge.call(call(undefined, 'quick'));
+    await new Promise((r) => setTimeout(r, 4 * keepalive.timeMs));
+    await edge.call(call(undefined, 'quick'));
+    expect(connections).toBe(1);
+
+    const pending = edge.call(call(undefined, 'slow'));
+    await new Promise((r) => setTimeout(r, 100));
+    frozen = true;
+    const started = performance.now();
+    await expect(pending).rejects.toMatchObject({ status: 503 });
+    const ms = performance.now() - started;
+    expect(ms).toBeLessThan(keepalive.timeMs + keepalive.timeoutMs + 2_000);
+    // Once the link answers again, the next call goes over a new connection.
+    frozen = false;
+    await expect(edge.call(call(undefined, 'quick'))).resolves.toBeInstanceOf(JsonText);
+    expect(connections).toBe(2);
+  } finally {
+    for (const s of links) s.destroy();
+    proxy.close();
+    await service.close(0);
+  }
+}, 30_000);

@@ -35,7 +35,7 @@ import type {
   EndpointServiceHandlers,
 } from '@unigate/proto';
 import { fromGrpcError, serviceUnavailable } from './errors';
-import { CONNECT_TIMEOUT_MS, connectedWithin, grpcClient, unary } from './grpc-client';
+import { CONNECT_TIMEOUT_MS, connectedWithin, ENDPOINT_KEEPALIVE, grpcClient, unary, type Keepalive } from './grpc-client';
 import { sessionHandler, streamHandler, unaryHandler } from './grpc-server';
 import { SessionPool, type SessionPoolOptions } from './session-pool';
 import { endSpan, serveInSpan, startSessionCallSpan } from './session-tracing';
@@ -132,6 +132,11 @@ export function endpointServiceHandlers(port: EndpointPort): EndpointServiceHand
 
 const RELEASE: SessionCall = { release: {} };
 
+export interface EndpointClientOptions extends SessionPoolOptions {
+  /** How a hung service is found (default ENDPOINT_KEEPALIVE). */
+  keepalive?: Keepalive;
+}
+
 /** How long a service that lacks Session (an older version, mid-rollout) is called per call instead. */
 const SESSIONLESS_MS = 30_000;
 
@@ -146,12 +151,14 @@ export class GrpcEndpointClient implements EndpointPort {
   private client;
   private readonly sessions: SessionPool<SessionCall, SessionReply__Output>;
   private sessionlessUntil = 0;
+  private readonly keepalive: Keepalive;
 
   constructor(
     private readonly url: string,
-    options?: SessionPoolOptions,
+    options: EndpointClientOptions = {},
   ) {
-    this.client = grpcClient('endpoint', url);
+    this.keepalive = options.keepalive ?? ENDPOINT_KEEPALIVE;
+    this.client = grpcClient('endpoint', url, this.keepalive);
     this.sessions = new SessionPool(() => this.client.Session(), options);
   }
 
@@ -215,7 +222,7 @@ export class GrpcEndpointClient implements EndpointPort {
     const client = this.client;
     if (await connected) return;
     if (this.client === client) {
-      this.client = grpcClient('endpoint', this.url);
+      this.client = grpcClient('endpoint', this.url, this.keepalive);
       client.close();
     }
     throw serviceUnavailable();

@@ -4,13 +4,35 @@ import { loadService, type ServiceName, type ServiceTypes } from '@unigate/proto
 import { fromGrpcError } from './errors';
 import { GRPC_MAX_MESSAGE_BYTES } from './grpc-server';
 
-export function grpcClient<N extends ServiceName>(name: N, url: string): ServiceTypes[N]['client'] {
+/** How often a connection is pinged, and how long the peer has to answer before it is given up. */
+export interface Keepalive {
+  timeMs: number;
+  timeoutMs: number;
+}
+
+/** Control-plane connections: their calls carry deadlines (CONTROL_CALL), so a dead peer is found by them first. */
+export const CONTROL_KEEPALIVE: Readonly<Keepalive> = Object.freeze({ timeMs: 30_000, timeoutMs: 10_000 });
+
+/**
+ * Endpoint connections (edge → chat, media, video): their calls have no deadline (an answer may take
+ * minutes), so a service that hangs with calls in flight on an open connection (a paused or frozen
+ * process, a partition) is found only by the ping going unanswered: within 15 s, after which those
+ * calls fail with a 503 and the next ones open a new connection. A service whose event loop is blocked
+ * longer than the timeout loses its connections the same way; it answers nothing meanwhile either.
+ */
+export const ENDPOINT_KEEPALIVE: Readonly<Keepalive> = Object.freeze({ timeMs: 10_000, timeoutMs: 5_000 });
+
+export function grpcClient<N extends ServiceName>(
+  name: N,
+  url: string,
+  keepalive: Keepalive = CONTROL_KEEPALIVE,
+): ServiceTypes[N]['client'] {
   const { Client } = loadService(name);
   return new Client(url, grpc.credentials.createInsecure(), {
     'grpc.max_receive_message_length': GRPC_MAX_MESSAGE_BYTES,
     'grpc.max_send_message_length': GRPC_MAX_MESSAGE_BYTES,
-    'grpc.keepalive_time_ms': 30_000,
-    'grpc.keepalive_timeout_ms': 10_000,
+    'grpc.keepalive_time_ms': keepalive.timeMs,
+    'grpc.keepalive_timeout_ms': keepalive.timeoutMs,
     'grpc.keepalive_permit_without_calls': 1,
   });
 }
