@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readConfig } from './config.mjs';
-import { cpuTimes, environment, hostCpuBetween, loadavgNow } from './environment.mjs';
+import { environment, loadavgNow, withHostCpu } from './environment.mjs';
 import { log, stopAll, stopOnSignals } from './lifecycle.mjs';
 import { sequentialCases } from './measure.mjs';
 import { chatBody } from './requests.mjs';
@@ -139,8 +139,7 @@ async function main() {
   // The bench's sequential cases but the idle one: a change to how a process wakes shows in the stream's.
   for (const [name, kase] of sequentialCases(config).filter(([name]) => name !== 'idle')) {
     log(`${deployment}: ${name}`);
-    const before = cpuTimes();
-    cases[name] = { ...(await rounds(sides, config, kase)), hostCpu: hostCpuBetween(before, cpuTimes()) };
+    cases[name] = await withHostCpu(() => rounds(sides, config, kase));
   }
   const result = {
     startedAt: new Date().toISOString(),

@@ -29,7 +29,7 @@ export function environment(root) {
 export const loadavgNow = () => loadavg().map((l) => Number(l.toFixed(2)));
 
 /** The machine's CPU time counters (Linux /proc/stat, in ticks), or undefined where there are none. */
-export function cpuTimes() {
+function cpuTimes() {
   try {
     const [user, nice, system, idle, iowait, irq, softirq, steal = 0] = readFileSync('/proc/stat', 'utf8')
       .split('\n', 1)[0]
@@ -48,9 +48,16 @@ export function cpuTimes() {
  * the hypervisor for other guests (a number that moves a run's figures without anything here changing),
  * and `busy`, all work on this machine, the bench's own included.
  */
-export function hostCpuBetween(before, after) {
+function hostCpuBetween(before, after) {
   const total = after && before ? after.total - before.total : 0;
   if (total <= 0) return undefined;
   const pct = (ticks) => Number(((100 * ticks) / total).toFixed(1));
   return { steal: pct(after.steal - before.steal), busy: pct(total - (after.idle - before.idle)) };
+}
+
+/** `measure()`'s result, with `hostCpu`: what the host's CPUs did while it ran (hostCpuBetween). */
+export async function withHostCpu(measure) {
+  const before = cpuTimes();
+  const result = await measure();
+  return { ...result, hostCpu: hostCpuBetween(before, cpuTimes()) };
 }

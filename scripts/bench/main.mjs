@@ -13,7 +13,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readConfig } from './config.mjs';
-import { cpuTimes, environment, hostCpuBetween, loadavgNow } from './environment.mjs';
+import { environment, loadavgNow, withHostCpu } from './environment.mjs';
 import { log, stopAll, stopOnSignals } from './lifecycle.mjs';
 import { measureTarget } from './measure.mjs';
 import { markdown, summarizeRun, updateDocs, writeResults } from './report.mjs';
@@ -25,9 +25,8 @@ async function measureOne(name, sim, config) {
   log(`${name}: starting`);
   const target = name === 'direct' ? sim : await startGateway(name, sim.origin, config);
   try {
-    const before = cpuTimes();
-    const measured = await measureTarget(target, name === 'direct' ? undefined : sim, sim.origin, config);
-    return { processes: target.processes, ...measured, hostCpu: hostCpuBetween(before, cpuTimes()) };
+    const measured = await withHostCpu(() => measureTarget(target, name === 'direct' ? undefined : sim, sim.origin, config));
+    return { processes: target.processes, ...measured };
   } finally {
     // Stopped before the next target starts: on 2 cores an idle gateway still takes its share.
     await target.stop();
