@@ -9,6 +9,13 @@ export function percentile(sorted, p) {
 // The clock reads nanoseconds; a tenth of a microsecond is already below anything worth reading.
 export const tenth = (us) => Math.round(us * 10) / 10;
 
+/**
+ * Each side's percentiles carry bounds at this confidence, so that the difference of two sides' (an
+ * overhead) holds with at least 95 %: each side's bounds miss with at most 1.25 % + 1.25 %, whatever
+ * the dependence between the sides (Bonferroni).
+ */
+export const SIDE_CONFIDENCE = 0.975;
+
 export function summarize(samplesUs) {
   const sorted = Float64Array.from(samplesUs).sort();
   const sum = sorted.reduce((a, b) => a + b, 0);
@@ -16,31 +23,78 @@ export function summarize(samplesUs) {
     n: sorted.length,
     p50: tenth(percentile(sorted, 50)),
     p99: tenth(percentile(sorted, 99)),
+    p50Interval: rounded(percentileInterval(sorted, 50, SIDE_CONFIDENCE)),
+    p99Interval: rounded(percentileInterval(sorted, 99, SIDE_CONFIDENCE)),
     mean: tenth(sorted.length ? sum / sorted.length : NaN),
     min: tenth(sorted[0] ?? NaN),
     max: tenth(sorted[sorted.length - 1] ?? NaN),
   };
 }
 
-/** `a` minus `b` at p50 and p99 (what a gateway adds to the floor). */
-export const overhead = (a, b) => ({ p50: tenth(a.p50 - b.p50), p99: tenth(a.p99 - b.p99) });
+const rounded = ({ low, high }) => ({ low: low === null ? null : tenth(low), high: high === null ? null : tenth(high) });
+
+/**
+ * `a` minus `b` at p50 and p99 (what a gateway adds to the floor), with a 95 % interval for each when
+ * both sides have bounds (results written before they did have none): from a's lowest plausible
+ * percentile minus b's highest to the other way round. null where a side has no bound.
+ *
+ * @typedef {{ low: number | null, high: number | null }} Interval
+ * @returns {{ p50: number, p99: number, p50Interval?: Interval, p99Interval?: Interval }}
+ */
+export function overhead(a, b) {
+  /** @type {{ p50: number, p99: number, p50Interval?: Interval, p99Interval?: Interval }} */
+  const out = { p50: tenth(a.p50 - b.p50), p99: tenth(a.p99 - b.p99) };
+  for (const p of ['p50', 'p99']) {
+    const ia = a[`${p}Interval`];
+    const ib = b[`${p}Interval`];
+    if (!ia || !ib) continue;
+    const minus = (x, y) => (x === null || y === null ? null : tenth(x - y));
+    out[`${p}Interval`] = { low: minus(ia.low, ib.high), high: minus(ia.high, ib.low) };
+  }
+  return out;
+}
+
+/**
+ * The largest k with P(B ≤ k) ≤ `tail` for B ~ Binomial(n, q), computed exactly in log space; −1 when
+ * no k qualifies (too few samples).
+ */
+export function lowerTailRank(n, q, tail) {
+  if (n === 0 || q >= 1) return -1;
+  if (q <= 0) return n - 1; // every sample lies above a quantile of 0: P(B ≤ k) = 0 below k = n
+  const step = Math.log(q) - Math.log1p(-q);
+  let logPmf = n * Math.log1p(-q); // P(B = 0)
+  let cdf = Math.exp(logPmf);
+  let k = -1;
+  for (let i = 0; i < n && cdf <= tail; i++) {
+    k = i;
+    logPmf += Math.log(n - i) - Math.log(i + 1) + step; // P(B = i + 1)
+    cdf += Math.exp(logPmf);
+  }
+  return k;
+}
+
+/**
+ * Bounds for the p-th percentile of the distribution `sorted` was drawn from, from its order statistics
+ * (no assumption about the distribution's shape; latencies have long tails): they hold it with
+ * probability at least `confidence`. B, the number of samples below the true percentile, is
+ * Binomial(n, p/100): the sample at 0-based rank k lies above it with P(B ≤ k), and the one at
+ * n − 1 − k below it with P(B' ≤ k), B' ~ Binomial(n, 1 − p/100) counting those above. A side is null
+ * when n is too small to bound it (an extreme percentile of few samples).
+ */
+export function percentileInterval(sorted, p, confidence) {
+  const tail = (1 - confidence) / 2;
+  const n = sorted.length;
+  const low = lowerTailRank(n, p / 100, tail);
+  const high = lowerTailRank(n, 1 - p / 100, tail);
+  return { low: low >= 0 ? sorted[low] : null, high: high >= 0 ? sorted[n - 1 - high] : null };
+}
 
 /**
  * The largest k with P(B ≤ k) ≤ 2.5 % for B ~ Binomial(n, 1/2) (the number of samples below the true
- * median), computed exactly in log space; 0 when no k qualifies (n < 6). The order statistics at
- * 0-based ranks k and n − 1 − k then cover the median with probability 1 − 2·P(B ≤ k) ≥ 95 %.
+ * median); 0 when no k qualifies (n < 6). The order statistics at 0-based ranks k and n − 1 − k then
+ * cover the median with probability 1 − 2·P(B ≤ k) ≥ 95 %.
  */
-export function signTestRank(n) {
-  let logPmf = -n * Math.LN2; // P(B = 0)
-  let cdf = Math.exp(logPmf);
-  let k = -1;
-  for (let i = 0; i < n && cdf <= 0.025; i++) {
-    k = i;
-    logPmf += Math.log(n - i) - Math.log(i + 1); // P(B = i + 1)
-    cdf += Math.exp(logPmf);
-  }
-  return Math.max(0, k);
-}
+export const signTestRank = (n) => Math.max(0, lowerTailRank(n, 0.5, 0.025));
 
 /**
  * The median of `diffs` with a 95 % confidence interval from order statistics (the sign test's: no

@@ -1,0 +1,112 @@
+/**
+ * The bench's verdicts: the targets table must call a target met only when the run shows it, and say
+ * when a run cannot tell.
+ */
+import { markdown, summarizeRun } from './report.mjs';
+
+type Interval = { low: number | null; high: number | null };
+/** A latency summary (µs) with its percentiles' bounds. */
+const side = (p50: number, p99: number, p50Interval: Interval, p99Interval: Interval) => ({ n: 3000, p50, p99, p50Interval, p99Interval });
+/** The floor: 400 µs p50 (±20), 2,000 µs p99 (1,800 … 2,300). */
+const direct = () => side(400, 2000, { low: 380, high: 420 }, { low: 1800, high: 2300 });
+
+/** A gateway's results: its sequential sides against the floor, its throughput and the rest. */
+function gateway(json: ReturnType<typeof side>, firstByte: ReturnType<typeof side>, extra: object = {}) {
+  return {
+    sequential: {
+      json: { target: { total: json, firstByte: json }, direct: { total: direct(), firstByte: direct() } },
+      stream: { target: { total: firstByte, firstByte }, direct: { total: direct(), firstByte: direct() } },
+    },
+    ...extra,
+  };
+}
+const load = (rps: number) => ({ rps, latency: { p50: 16000, p99: 46000 }, non2xx: 0, errors: 0 });
+const throughput = (json: number, stream: number) => ({ json: load(json), stream: load(stream) });
+
+function run() {
+  const targets = {
+    // p50 overhead 350 (interval 290 … 400): within 500. p99 overhead 2,500 (1,200 … 4,200): spans 2,000.
+    standalone: gateway(side(750, 4500, { low: 710, high: 800 }, { low: 3500, high: 6000 }), direct(), {
+      throughput: throughput(3600, 700),
+      decay: { windows: [load(3000), load(2900), load(2400)] },
+    }),
+    // p50 overhead 1,800 (1,740 … 1,870): all of it beyond 1,500. First byte p50 overhead 1,000: within 2,000.
+    distributed: gateway(
+      side(2200, 6000, { low: 2160, high: 2250 }, { low: 5000, high: null }),
+      side(1400, 3000, { low: 1350, high: 1450 }, { low: 2800, high: 3400 }),
+      {
+        throughput: throughput(1800, 600),
+        rss: [
+          { name: 'edge', maxMiB: 141 },
+          { name: 'chat', maxMiB: 152 },
+        ],
+      },
+    ),
+    portkey: gateway(side(1300, 7000, { low: 1250, high: 1350 }, { low: 6000, high: 8000 }), direct(), {
+      throughput: throughput(1500, 800),
+    }),
+  };
+  return { targets, summary: summarizeRun(targets) };
+}
+
+describe('the targets table', () => {
+  it('judges each target by its interval, and by its value where it has none', () => {
+    const verdicts = Object.fromEntries(run().summary.targets.map((t: { name: string; verdict: string }) => [t.name, t.verdict]));
+    expect(verdicts).toEqual({
+      'standalone overhead p50': 'met',
+      'standalone overhead p99': 'undecided',
+      'standalone req/s, non-streaming': 'met',
+      'standalone no decay (last / first 10 s window)': 'missed',
+      'distributed overhead p50': 'missed',
+      'distributed stream first-byte overhead p50': 'met',
+      'distributed RSS, largest service': 'missed',
+    });
+  });
+
+  it('carries the overhead intervals it judged by', () => {
+    const p99 = run().summary.targets.find((t: { name: string }) => t.name === 'standalone overhead p99');
+    expect(p99).toMatchObject({ value: 2500, interval: { low: 1200, high: 4200 } });
+  });
+
+  it('judges by the value alone for results written before percentiles had bounds', () => {
+    const old = run().targets;
+    for (const t of Object.values(old))
+      for (const kase of Object.values(t.sequential))
+        for (const s of [kase.target.total, kase.direct.total]) {
+          delete (s as Partial<ReturnType<typeof side>>).p50Interval;
+          delete (s as Partial<ReturnType<typeof side>>).p99Interval;
+        }
+    const p99 = summarizeRun(old).targets.find((t: { name: string }) => t.name === 'standalone overhead p99');
+    expect(p99).toMatchObject({ value: 2500, verdict: 'missed' });
+    expect(p99?.interval).toBeUndefined();
+  });
+
+  it('prints them before the other tables, with their intervals', () => {
+    const { targets, summary } = run();
+    const text = markdown(
+      {
+        targets,
+        summary,
+        startedAt: '2026-11-27T00:00:00.000Z',
+        durationSeconds: 1,
+        loadavgAtEnd: [1],
+        environment: { commit: 'abc1234', dirty: false, cpus: 2, cpuModel: 'test', memGiB: 24, node: 'v20', loadavgAtStart: [1] },
+        config: {
+          model: 'omega-k3',
+          maxTokens: 32,
+          quick: false,
+          connections: 64,
+          durationSeconds: 10,
+          warmupSeconds: 2,
+          decay: { seconds: 60, windows: 6 },
+        },
+      },
+      'bench/results/x.json',
+    );
+    expect(text.indexOf('**Targets**')).toBeLessThan(text.indexOf('**Sequential, non-streaming**'));
+    expect(text).toMatch(/\| standalone overhead p99 +\| ≤ 2 ms +\| +\+2\.500 \| +\+1\.200 … \+4\.200 \| undecided \|/);
+    expect(text).toMatch(/\| distributed overhead p50 +\| ≤ 1\.5 ms +\| +\+1\.800 \| +\+1\.740 … \+1\.870 \| +missed \|/);
+    // The distributed p99 has no upper bound: its overhead's interval is open above.
+    expect(summary.overheads.distributed.json.p99Interval).toEqual({ low: 2700, high: null });
+  });
+});
