@@ -12,6 +12,9 @@ import type { DataSource } from 'typeorm';
 import { createBillingDomain, openBillingDataSource, type BillingDomain } from '../src';
 import { connectRedisForReservations, RedisReservations, type Reservations } from '../src/reservations';
 
+// The billing tests import it from here with the rest of their harness.
+export { waitFor } from '@unigate/testing';
+
 export const logger = createLogger('billing-test', 'silent');
 
 export type Mode = 'redis' | 'embedded';
@@ -124,14 +127,6 @@ export async function ledgerCount(ds: DataSource, accountId: string): Promise<nu
 export async function balanceMicros(ds: DataSource, accountId: string): Promise<number> {
   const [row] = await ds.query(`SELECT balance_micros FROM billing.accounts WHERE id = $1`, [accountId]);
   return Number(row.balance_micros);
-}
-
-export async function waitFor(what: string, cond: () => Promise<boolean> | boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** Redis mode: the ledger's balance, and the copy in Redis with its reservations. */

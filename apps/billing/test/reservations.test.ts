@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GatewayError, type AccountMoney, type KeyPrincipal } from '@unigate/contracts';
-import { freePort, redisUrl, uniqueName } from '@unigate/testing';
+import { freePort, redisUrl, uniqueName, waitFor } from '@unigate/testing';
 import {
   connectRedisForReservations,
   MemoryMoney,
@@ -107,13 +107,6 @@ function expectConcurrencyRejection(err: unknown) {
   expect((err as Error).message).toMatch(/Concurrency limit/);
 }
 
-async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 const admitted = (l: Reservations, p: KeyPrincipal) =>
   acquire(l, p).then(
     (lease) => lease.finish().then(() => true),
@@ -196,7 +189,7 @@ describe.each(stores)('%s', (_name, makeStore) => {
     expect(await admitted(l, p)).toBe(true);
     const err = await acquire(l, p).catch((e: unknown) => e);
     expectThrottled(err, { min: 1, max: 2 });
-    await until(() => admitted(l, p));
+    await waitFor('a request to be admitted again', () => admitted(l, p), 10_000, 50);
   });
 
   it('keeps the slot of a long request alive with heartbeats', async () => {
@@ -283,7 +276,7 @@ describe.each(stores)('%s', (_name, makeStore) => {
     await dying.close(); // heartbeats stop; the slot is not released, as when a replica crashes
     const survivor = await store.replica(dying, { leaseTtlMs: 800 });
     expectThrottled(await acquire(survivor, p).catch((e: unknown) => e));
-    await until(() => admitted(survivor, p));
+    await waitFor('a request to be admitted on the survivor', () => admitted(survivor, p), 10_000, 50);
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { TOPICS, type EndpointCall, type ModelInfo, type Usage } from '@unigate/contracts';
 import { createLogger, InMemoryEventBus } from '@unigate/platform';
-import { createTestDatabase, redisUrl, uniqueName, type TestDatabase } from '@unigate/testing';
+import { createTestDatabase, redisUrl, uniqueName, waitFor, type TestDatabase } from '@unigate/testing';
 import { createSimulator, type Simulator } from '@unigate/upstream-sim';
 import type { DataSource } from 'typeorm';
 import { BullPolls, createVideoService, openVideoDataSource, type VideoService } from '../src';
@@ -99,22 +99,19 @@ const call = (prompt: string, hold = uniqueName('hold'), submitKey = ''): Endpoi
   options: {},
 });
 
-async function until(check: () => Promise<boolean> | boolean, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('video tasks on BullMQ', () => {
   it('polls a task to succeeded and charges it once, publishing every transition', async () => {
     const s = service();
     await s.polls.start(s.work);
     try {
       const task = await s.video.call(call('a lighthouse [sim:polls=2]'));
-      await until(async () => (await s.video.store.byId((task as { id: string }).id))?.settled_at != null);
-      await until(() => s.charged.length + s.released.length > 0); // billing is told before the claim
+      await waitFor(
+        'the task to settle',
+        async () => (await s.video.store.byId((task as { id: string }).id))?.settled_at != null,
+        15_000,
+        50,
+      );
+      await waitFor('billing to be told', () => s.charged.length + s.released.length > 0, 15_000, 50); // billing is told before the claim
       const done = await s.video.lookup('acct-1', (task as { id: string }).id);
       expect(done).toMatchObject({ status: 'succeeded', usage: { duration: 5 } });
       expect(s.charged).toEqual([{ hold: expect.any(String), usage: { video_seconds: 5, video_resolution: '720p' } }]);
@@ -131,8 +128,8 @@ describe('video tasks on BullMQ', () => {
     await s.polls.start(s.work);
     try {
       const task = (await s.video.call(call('doomed [sim:fail] [sim:polls=1]', 'hold-fail'))) as { id: string };
-      await until(async () => (await s.video.store.byId(task.id))?.settled_at != null);
-      await until(() => s.charged.length + s.released.length > 0); // billing is told before the claim
+      await waitFor('the task to settle', async () => (await s.video.store.byId(task.id))?.settled_at != null, 15_000, 50);
+      await waitFor('billing to be told', () => s.charged.length + s.released.length > 0, 15_000, 50); // billing is told before the claim
       expect((await s.video.lookup('acct-1', task.id)).status).toBe('failed');
       expect(s.released).toEqual(['hold-fail']);
       expect(s.charged).toEqual([]);
@@ -147,8 +144,8 @@ describe('video tasks on BullMQ', () => {
     await s.polls.start(s.work);
     try {
       const task = (await s.video.call(call('slow [sim:polls=100]', 'hold-timeout'))) as { id: string };
-      await until(async () => (await s.video.store.byId(task.id))?.settled_at != null);
-      await until(() => s.charged.length + s.released.length > 0); // billing is told before the claim
+      await waitFor('the task to settle', async () => (await s.video.store.byId(task.id))?.settled_at != null, 15_000, 50);
+      await waitFor('billing to be told', () => s.charged.length + s.released.length > 0, 15_000, 50); // billing is told before the claim
       expect(await s.video.lookup('acct-1', task.id)).toMatchObject({ status: 'failed', error: { code: 'TaskTimeout' } });
       expect(s.released).toEqual(['hold-timeout']);
     } finally {
@@ -219,8 +216,8 @@ describe('video tasks on BullMQ', () => {
     const second = service({ prefix, lockMs: 500 });
     await second.polls.start(second.work);
     try {
-      await until(async () => (await second.video.store.byId(task.id))?.settled_at != null, 20_000);
-      await until(() => first.charged.length + second.charged.length > 0);
+      await waitFor('the task to settle', async () => (await second.video.store.byId(task.id))?.settled_at != null, 20_000, 50);
+      await waitFor('billing to be told', () => first.charged.length + second.charged.length > 0, 15_000, 50);
       expect((await second.video.lookup('acct-1', task.id)).status).toBe('succeeded');
       expect(new Set([...first.charged, ...second.charged].map((c) => c.hold)).size).toBe(1);
     } finally {
@@ -244,8 +241,8 @@ describe('video tasks on BullMQ', () => {
     const s = service({ sweepEveryMs: 300 });
     await s.polls.start(s.work);
     try {
-      await until(async () => (await s.video.store.byId(task.id))?.settled_at != null);
-      await until(() => s.charged.length + s.released.length > 0); // billing is told before the claim
+      await waitFor('the task to settle', async () => (await s.video.store.byId(task.id))?.settled_at != null, 15_000, 50);
+      await waitFor('billing to be told', () => s.charged.length + s.released.length > 0, 15_000, 50); // billing is told before the claim
       expect((await s.video.lookup('acct-1', task.id)).status).toBe('succeeded');
     } finally {
       await s.polls.close();

@@ -6,7 +6,7 @@
  * per request, as a busy producer's batching would.)
  */
 import { Kafka, logLevel } from 'kafkajs';
-import { kafkaBrokers, uniqueName } from '@unigate/testing';
+import { kafkaBrokers, uniqueName, waitFor } from '@unigate/testing';
 import { createLogger, KafkaEventBus, type BusEvent } from '@unigate/platform';
 
 const logger = createLogger('kafka-event-bus-batch-test', 'silent');
@@ -36,14 +36,6 @@ async function produceTogether(topic: string, key: string, from: number, n: numb
     });
   } finally {
     await producer.disconnect();
-  }
-}
-
-async function waitFor(what: string, cond: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
   }
 }
 

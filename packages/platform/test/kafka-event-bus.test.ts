@@ -2,7 +2,7 @@
  * KafkaEventBus against the real Kafka wire protocol (librdkafka's mock cluster started by jest
  * global setup). Each test uses its own topic prefix, so runs never see each other's messages.
  */
-import { kafkaBrokers, uniqueName } from '@unigate/testing';
+import { kafkaBrokers, uniqueName, waitFor } from '@unigate/testing';
 import { Kafka } from 'kafkajs';
 import { createLogger, KafkaEventBus, type EventMeta } from '@unigate/platform';
 
@@ -20,14 +20,6 @@ function newBus(topicPrefix: string, log = logger, lingerMs?: number): KafkaEven
   });
   buses.push(bus);
   return bus;
-}
-
-async function waitFor(what: string, cond: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 afterEach(async () => {

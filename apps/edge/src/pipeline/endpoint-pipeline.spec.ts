@@ -15,6 +15,7 @@ import {
 } from '@unigate/contracts';
 import type { Admitted, AdmitRequest, Reservations } from '@unigate/billing/reservations';
 import { createLogger } from '@unigate/platform';
+import { waitFor } from '@unigate/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { EndpointPipeline } from './endpoint-pipeline';
 
@@ -87,14 +88,6 @@ function remotePort(behaviour: (call: EndpointCall) => Promise<unknown> = async 
 let app: FastifyInstance;
 afterEach(() => app?.close());
 
-async function until(check: () => boolean, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 async function serve(reservations: Reservations, port: EndpointPort) {
   const pipeline = new EndpointPipeline({
     catalog: { resolve: async () => route, list: async () => [route.model] },
@@ -123,7 +116,7 @@ test('the call reaches a remote port while its admission is in flight, carrying 
   const { port, calls } = remotePort();
   const send = await serve(reservations, port);
   const pending = send('k1');
-  await until(() => calls.length === 1);
+  await waitFor('the call to reach the port', () => calls.length === 1, 5_000, 5);
   expect(calls[0].withAdmission).toBe(true);
   expect(calls[0].call.hold_id).toBe(calls[0].call.request_id);
   reservations.open();

@@ -1,5 +1,6 @@
 import { createLogger } from '../logger';
 import { InMemoryEventBus } from './in-memory-event-bus';
+import { waitFor } from '@unigate/testing';
 
 const logger = createLogger('in-memory-bus-spec', 'silent');
 let bus: InMemoryEventBus;
@@ -8,14 +9,6 @@ beforeEach(() => {
   bus = new InMemoryEventBus({ logger, retryBackoff: { initialMs: 5, maxMs: 20 } });
 });
 afterEach(() => bus.close());
-
-async function waitFor(what: string, cond: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 test('delivers asynchronously, as a copy, with key, topic and headers', async () => {
   const got: unknown[] = [];
@@ -29,7 +22,7 @@ test('delivers asynchronously, as a copy, with key, topic and headers', async ()
   const payload = { n: 1, nested: { a: 1 } };
   await bus.publish('t', 'k', payload, { traceparent: 'tp' });
   expect(got).toHaveLength(0); // not during publish
-  await waitFor('delivery', () => got.length === 1);
+  await waitFor('delivery', () => got.length === 1, 5_000, 5);
   expect(got[0]).toEqual(payload);
   expect(got[0]).not.toBe(payload);
   expect(metaKey).toBe('k');
@@ -44,7 +37,7 @@ test("subscribeAll hands each topic's events to its own handler", async () => {
   });
   await bus.publish('a', 'k', { n: 1 });
   await bus.publish('b', 'k', { n: 2 });
-  await waitFor('both', () => got.length === 2);
+  await waitFor('both', () => got.length === 2, 5_000, 5);
   expect(got.sort()).toEqual(['a:a:1', 'b:b:2']);
 });
 
@@ -56,7 +49,7 @@ test('every group gets every event; members of one group share them', async () =
   await bus.subscribe('t', 'g2', async (p) => void g2a.push((p as { n: number }).n));
   await bus.subscribe('t', 'g2', async (p) => void g2b.push((p as { n: number }).n));
   for (let n = 0; n < 40; n++) await bus.publish('t', `key-${n}`, { n });
-  await waitFor('all events', () => g1.length === 40 && g2a.length + g2b.length === 40);
+  await waitFor('all events', () => g1.length === 40 && g2a.length + g2b.length === 40, 5_000, 5);
   expect(new Set([...g2a, ...g2b]).size).toBe(40);
   expect(g2a.length).toBeGreaterThan(0);
   expect(g2b.length).toBeGreaterThan(0);
@@ -72,7 +65,7 @@ test('a throwing handler gets the same event again; events of that key keep thei
   });
   await bus.publish('t', 'k', { n: 1 });
   await bus.publish('t', 'k', { n: 2 });
-  await waitFor('event 2', () => calls.includes(2));
+  await waitFor('event 2', () => calls.includes(2), 5_000, 5);
   expect(calls).toEqual([1, 1, 1, 2]);
 });
 
@@ -88,7 +81,7 @@ test('events of one key are handled one at a time', async () => {
     done++;
   });
   for (let i = 0; i < 10; i++) await bus.publish('t', 'one-key', { i });
-  await waitFor('all', () => done === 10);
+  await waitFor('all', () => done === 10, 5_000, 5);
   expect(maxRunning).toBe(1);
 });
 
@@ -96,7 +89,7 @@ test('events published before the first subscription are kept for it', async () 
   await bus.publish('early', 'k', { n: 1 });
   const got: unknown[] = [];
   await bus.subscribe('early', 'g', async (p) => void got.push(p));
-  await waitFor('backlog', () => got.length === 1);
+  await waitFor('backlog', () => got.length === 1, 5_000, 5);
   expect(got).toEqual([{ n: 1 }]);
 });
 

@@ -9,6 +9,7 @@ import { errors, type EndpointCall, type EndpointPort, type JsonText } from '@un
 import type { EndpointServiceHandlers, SessionCall__Output, SessionReply } from '@unigate/proto';
 import { GrpcEndpointClient, endpointServiceHandlers } from './endpoint-transport';
 import { startGrpcServer, type GrpcServer, type GrpcServerOptions } from './grpc-server';
+import { waitFor } from '@unigate/testing';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Request ids whose call the service saw aborted. */
@@ -135,7 +136,7 @@ test("a caller that stops reading a stream cancels the service's stream and the 
     expect(chunk).toEqual(new Uint8Array([1]));
     break;
   }
-  await waitFor(() => aborted.includes(call.request_id));
+  await waitFor('the call to be aborted', () => aborted.includes(call.request_id), 2_000, 5);
   // The cancelled session is not handed out again.
   const before = main.counts.sessions;
   await main.client.call(embed(1));
@@ -150,7 +151,7 @@ test("an aborted call aborts the service's call and rejects with the abort's rea
   await sleep(30);
   abort.abort(new Error('client gone'));
   await expect(answer).rejects.toThrow('client gone');
-  await waitFor(() => aborted.includes(call.request_id));
+  await waitFor('the call to be aborted', () => aborted.includes(call.request_id), 2_000, 5);
   expect(embedding(await main.client.call(embed(3)))).toBe(3);
 });
 
@@ -207,14 +208,6 @@ test('a service without Session (an older version) is called per call, streams i
   expect(embedding(await old.client.call(embed(5)))).toBe(5);
   expect(old.counts.perCall).toBe(3);
 });
-
-async function waitFor(check: () => boolean, ms = 2_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('timed out');
-    await sleep(5);
-  }
-}
 
 test('a connection older than the server allows is replaced (to be placed again), and calls go on without a failure', async () => {
   const { server, counts } = await serve(true, { maxConnectionAgeMs: 300 });
@@ -284,7 +277,7 @@ describe('held calls: the call travels while the edge admits it', () => {
     const admission = deferred();
     const call = embed(2);
     const answer = client.call(call, undefined, undefined, admission.promise);
-    await waitFor(() => log.includes(`held ${call.request_id}`));
+    await waitFor('the held call', () => log.includes(`held ${call.request_id}`), 2_000, 5);
     expect(log).not.toContain('release');
     admission.resolve();
     expect(embedding(await answer)).toBe(2);
@@ -298,7 +291,7 @@ describe('held calls: the call travels while the edge admits it', () => {
         out.push(...(chunk as Uint8Array));
       return out;
     })();
-    await waitFor(() => log.includes(`held ${speech.request_id}`));
+    await waitFor('the held stream', () => log.includes(`held ${speech.request_id}`), 2_000, 5);
     streamed.resolve();
     expect(await items).toEqual([0, 1, 2]);
     expect(log.slice(-2)).toEqual([`held ${speech.request_id}`, 'release']);
@@ -355,7 +348,7 @@ describe('held calls: the call travels while the edge admits it', () => {
     const admission = deferred();
     const call = embed(8);
     const answer = client.call(call, undefined, undefined, admission.promise);
-    await waitFor(() => seen.has(call.request_id));
+    await waitFor('the call', () => seen.has(call.request_id), 2_000, 5);
     admission.resolve();
     expect(embedding(await answer)).toBe(8);
     expect(await seen.get(call.request_id)).toBe('admitted');
@@ -364,7 +357,7 @@ describe('held calls: the call travels while the edge admits it', () => {
     const denied = deferred();
     const refused = embed(9);
     const failing = client.call(refused, undefined, undefined, denied.promise);
-    await waitFor(() => seen.has(refused.request_id));
+    await waitFor('the refused call', () => seen.has(refused.request_id), 2_000, 5);
     denied.reject(refusal);
     await expect(failing).rejects.toBe(refusal);
     expect(await seen.get(refused.request_id)).toBe('refused');
@@ -402,12 +395,12 @@ describe('held calls: the call travels while the edge admits it', () => {
     const admission = deferred();
     const bad: EndpointCall = { ...embed(0), body: { model: 'm' } };
     const answer = client.call(bad, undefined, undefined, admission.promise);
-    await waitFor(() => log.includes(`held ${bad.request_id}`));
+    await waitFor('the held call', () => log.includes(`held ${bad.request_id}`), 2_000, 5);
     await sleep(20);
     admission.resolve();
     await expect(answer).rejects.toMatchObject({ status: 400 });
     // The release came after the call had ended: dropped, and the same session serves the next call.
-    await waitFor(() => log.at(-1) === 'release');
+    await waitFor('the release', () => log.at(-1) === 'release', 2_000, 5);
     expect(log.slice(-2)).toEqual([`held ${bad.request_id}`, 'release']);
     expect(embedding(await client.call(embed(4)))).toBe(4);
     expect(opened.sessions).toBe(1);
