@@ -59,8 +59,8 @@ export function overhead(a, b) {
  * no k qualifies (too few samples).
  */
 export function lowerTailRank(n, q, tail) {
-  if (n === 0 || q >= 1) return -1;
-  if (q <= 0) return n - 1; // every sample lies above a quantile of 0: P(B ≤ k) = 0 below k = n
+  // The 0th and 100th percentiles are not bounded here (nothing lies beyond them).
+  if (n === 0 || q <= 0 || q >= 1) return -1;
   const step = Math.log(q) - Math.log1p(-q);
   let logPmf = n * Math.log1p(-q); // P(B = 0)
   let cdf = Math.exp(logPmf);
