@@ -9,11 +9,28 @@ export interface AccountRoute {
   /** The same route at another path (the quota endpoints also answer without /v1, as clients call them). */
   alias?: string;
   summary: string;
+  /** Parameters in the path (`{name}`). */
+  params?: Array<{ name: string; description: string }>;
   query?: Array<{ name: string; description: string }>;
+  /** Error statuses beyond 400 and 401. */
+  errors?: string[];
   response: JsonSchema;
 }
 
 const usd = { type: 'number' };
+
+const MODEL: JsonSchema = {
+  type: 'object',
+  required: ['id', 'object', 'created', 'owned_by', 'family', 'kind'],
+  properties: {
+    id: { type: 'string' },
+    object: { const: 'model' },
+    created: { type: 'integer' },
+    owned_by: { type: 'string' },
+    family: { type: 'string' },
+    kind: { type: 'string' },
+  },
+};
 
 export const ACCOUNT_ROUTES: readonly AccountRoute[] = [
   {
@@ -26,21 +43,17 @@ export const ACCOUNT_ROUTES: readonly AccountRoute[] = [
         object: { const: 'list' },
         data: {
           type: 'array',
-          items: {
-            type: 'object',
-            required: ['id', 'object', 'created', 'owned_by', 'family', 'kind'],
-            properties: {
-              id: { type: 'string' },
-              object: { const: 'model' },
-              created: { type: 'integer' },
-              owned_by: { type: 'string' },
-              family: { type: 'string' },
-              kind: { type: 'string' },
-            },
-          },
+          items: MODEL,
         },
       },
     },
+  },
+  {
+    path: '/v1/models/{model}',
+    summary: 'One model your key may use, in the shape of a /v1/models entry; 404 model_not_found for any other.',
+    params: [{ name: 'model', description: 'a model id, as /v1/models lists it' }],
+    errors: ['404'],
+    response: MODEL,
   },
   {
     path: '/v1/dashboard/billing/subscription',

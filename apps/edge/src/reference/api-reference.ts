@@ -34,7 +34,7 @@ export function apiReferenceMarkdown(specs: readonly AnyEndpointSpec[], lookups:
       `### GET ${r.path}`,
       '',
       r.summary,
-      ...(r.query ? ['', ...r.query.map((q) => `- \`${q.name}\`: ${q.description}`)] : []),
+      ...(r.params || r.query ? ['', ...[...(r.params ?? []), ...(r.query ?? [])].map((q) => `- \`${q.name}\`: ${q.description}`)] : []),
       '',
     ]),
   ].join('\n');

@@ -115,18 +115,27 @@ function accountOperation(route: AccountRoute, path: string) {
   return {
     operationId: path.replace(/^\//, '').replace(/\W+/g, '_'),
     summary: route.summary,
-    ...(route.query && {
-      parameters: route.query.map((q) => ({
-        name: q.name,
-        in: 'query',
-        required: false,
-        description: q.description,
-        schema: { type: 'string' },
-      })),
+    ...((route.params || route.query) && {
+      parameters: [
+        ...(route.params ?? []).map((p) => ({
+          name: p.name,
+          in: 'path',
+          required: true,
+          description: p.description,
+          schema: { type: 'string' },
+        })),
+        ...(route.query ?? []).map((q) => ({
+          name: q.name,
+          in: 'query',
+          required: false,
+          description: q.description,
+          schema: { type: 'string' },
+        })),
+      ],
     }),
     responses: {
       '200': { description: 'The answer', content: { 'application/json': { schema: route.response } } },
-      ...errorResponses('B', ['400', '401']),
+      ...errorResponses('B', ['400', '401', ...(route.errors ?? [])]),
     },
   };
 }

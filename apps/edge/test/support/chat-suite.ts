@@ -303,7 +303,7 @@ export function chatSuite(start: () => Promise<Stack>) {
       expect(Math.round((5 - account.balance_usd) * 1e6)).toBe(entries[0].cost_micros);
     });
 
-    it('limits a key to its models: /v1/models lists only those (with family and kind), others answer 403', async () => {
+    it('limits a key to its models: /v1/models lists only those (with family and kind), others answer 403 (404 to models.retrieve)', async () => {
       const all = await client.models.list();
       expect(all.data.length).toBeGreaterThan(20);
       const { key } = await admin.fundedKey(1, { models: [MODEL, 'gamma-2.5-flash'] });
@@ -311,6 +311,14 @@ export function chatSuite(start: () => Promise<Stack>) {
       const listed = await limited.models.list();
       expect(listed.data.map((m) => m.id).sort()).toEqual(['gamma-2.5-flash', MODEL].sort());
       expect(listed.data.find((m) => m.id === MODEL)).toMatchObject({ object: 'model', family: 'sigma', kind: 'chat' });
+      // models.retrieve: the same object as the list's entry; a model the key may not use is as unknown as one that does not exist.
+      expect(await limited.models.retrieve(MODEL)).toEqual(listed.data.find((m) => m.id === MODEL));
+      expect(await client.models.retrieve('sigma-opus-4-7')).toMatchObject({ id: 'sigma-opus-4-7', object: 'model', kind: 'chat' });
+      for (const hidden of ['sigma-opus-4-7', 'no-such-model-1']) {
+        const missing = await limited.models.retrieve(hidden).catch((e) => e);
+        expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
+        expect(missing.error).toMatchObject({ code: 'model_not_found', param: 'model' });
+      }
       const ok = await limited.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] });
       expect(ok.choices.length).toBe(1);
       const denied = await limited.chat.completions
