@@ -17,6 +17,14 @@ export interface AccountRoute {
   response: JsonSchema;
 }
 
+/** A route's parameters, those in its path first, each with where it goes. */
+export function routeParameters(route: AccountRoute): Array<{ name: string; description: string; in: 'path' | 'query' }> {
+  return [
+    ...(route.params ?? []).map((p) => ({ ...p, in: 'path' as const })),
+    ...(route.query ?? []).map((q) => ({ ...q, in: 'query' as const })),
+  ];
+}
+
 const usd = { type: 'number' };
 
 const MODEL: JsonSchema = {

@@ -1,7 +1,7 @@
 /** The API reference as markdown, generated from the endpoint specs (the MCP `reference` resource). */
 import { lookupPath, type AnyEndpointSpec } from '@unigate/contracts';
 import { lookupToolName, toolName } from '../mcp/tools';
-import { ACCOUNT_ROUTES } from './account-routes';
+import { ACCOUNT_ROUTES, routeParameters } from './account-routes';
 import { requestJsonSchema, summaryOf } from './endpoint-schemas';
 
 const SHAPES: Record<string, string> = {
@@ -34,7 +34,7 @@ export function apiReferenceMarkdown(specs: readonly AnyEndpointSpec[], lookups:
       `### GET ${r.path}`,
       '',
       r.summary,
-      ...(r.params || r.query ? ['', ...[...(r.params ?? []), ...(r.query ?? [])].map((q) => `- \`${q.name}\`: ${q.description}`)] : []),
+      ...(routeParameters(r).length > 0 ? ['', ...routeParameters(r).map((q) => `- \`${q.name}\`: ${q.description}`)] : []),
       '',
     ]),
   ].join('\n');

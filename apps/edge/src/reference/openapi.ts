@@ -5,7 +5,7 @@
  * its local `$defs` hoisted into components.
  */
 import { lookupPath, type AnyEndpointSpec } from '@unigate/contracts';
-import { ACCOUNT_ROUTES, type AccountRoute } from './account-routes';
+import { ACCOUNT_ROUTES, routeParameters, type AccountRoute } from './account-routes';
 import {
   eventJsonSchema,
   lookupParamsJsonSchema,
@@ -112,26 +112,13 @@ function lookupOperation(spec: AnyEndpointSpec, components: Components) {
 }
 
 function accountOperation(route: AccountRoute, path: string) {
+  const parameters = routeParameters(route);
   return {
     operationId: path.replace(/^\//, '').replace(/\W+/g, '_'),
     summary: route.summary,
-    ...((route.params || route.query) && {
-      parameters: [
-        ...(route.params ?? []).map((p) => ({
-          name: p.name,
-          in: 'path',
-          required: true,
-          description: p.description,
-          schema: { type: 'string' },
-        })),
-        ...(route.query ?? []).map((q) => ({
-          name: q.name,
-          in: 'query',
-          required: false,
-          description: q.description,
-          schema: { type: 'string' },
-        })),
-      ],
+    ...(parameters.length > 0 && {
+      // A path parameter is always required; the query ones are optional.
+      parameters: parameters.map((p) => ({ ...p, required: p.in === 'path', schema: { type: 'string' } })),
     }),
     responses: {
       '200': { description: 'The answer', content: { 'application/json': { schema: route.response } } },
