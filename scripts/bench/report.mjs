@@ -66,39 +66,43 @@ export function summarizeRun(targets) {
 }
 
 /**
- * The hot path's targets (docs/benchmark.md), each { name, goal, max | min, measure }: `measure` gives
- * this run's { value, interval? } (µs for latencies), or undefined when the run lacks what it needs.
+ * The hot path's targets (docs/benchmark.md), each { name, goal, max | min, unit, measure }: `measure`
+ * gives this run's { value, interval? } (µs for latencies, unit 'ms' as printed), or undefined when the
+ * run lacks what it needs.
  */
 const TARGETS = [
-  { name: 'standalone overhead p50', goal: '≤ 0.5 ms', max: 500, ms: true, measure: ({ o }) => latency(o.standalone?.json, 'p50') },
-  { name: 'standalone overhead p99', goal: '≤ 2 ms', max: 2000, ms: true, measure: ({ o }) => latency(o.standalone?.json, 'p99') },
+  { name: 'standalone overhead p50', goal: '≤ 0.5 ms', max: 500, unit: 'ms', measure: ({ o }) => latency(o.standalone?.json, 'p50') },
+  { name: 'standalone overhead p99', goal: '≤ 2 ms', max: 2000, unit: 'ms', measure: ({ o }) => latency(o.standalone?.json, 'p99') },
   {
     name: 'standalone req/s, non-streaming',
     goal: "≥ 2× Portkey's",
     min: 2,
+    unit: '×',
     measure: ({ vs }) => vs.standalone && { value: vs.standalone.rpsJson },
   },
   {
     name: 'standalone no decay (last / first window)',
     goal: '≥ 0.9×',
     min: 0.9,
+    unit: '×',
     measure: ({ t }) => {
       const w = t.standalone?.decay?.windows;
       return w?.length ? { value: w[w.length - 1].rps / w[0].rps } : undefined;
     },
   },
-  { name: 'distributed overhead p50', goal: '≤ 1.5 ms', max: 1500, ms: true, measure: ({ o }) => latency(o.distributed?.json, 'p50') },
+  { name: 'distributed overhead p50', goal: '≤ 1.5 ms', max: 1500, unit: 'ms', measure: ({ o }) => latency(o.distributed?.json, 'p50') },
   {
     name: 'distributed stream first-byte overhead p50',
     goal: '≤ 2 ms',
     max: 2000,
-    ms: true,
+    unit: 'ms',
     measure: ({ o }) => latency(o.distributed?.streamFirstByte, 'p50'),
   },
   {
     name: 'distributed RSS, largest service',
     goal: '≤ 150 MiB',
     max: 150,
+    unit: 'MiB',
     measure: ({ t }) => {
       const rss = t.distributed?.rss;
       return rss?.length ? { value: Math.max(...rss.map((p) => p.maxMiB)) } : undefined;
@@ -126,7 +130,7 @@ export function judgeTargets(targets, overheads, vsPortkey) {
     else if (worst !== null && within(worst)) verdict = 'met';
     else if (best !== null && !within(best)) verdict = 'missed';
     else verdict = 'undecided';
-    judged.push({ name: target.name, goal: target.goal, ms: Boolean(target.ms), value: m.value, interval: m.interval, verdict });
+    judged.push({ name: target.name, goal: target.goal, unit: target.unit, value: m.value, interval: m.interval, verdict });
   }
   return judged;
 }
@@ -273,7 +277,7 @@ function targetsTable(run) {
   const judged = run.summary.targets ?? [];
   if (judged.length === 0) return [];
   const rows = judged.map((j) => {
-    const format = j.ms ? plusMs : (x) => (j.name.includes('RSS') ? `${int(x)} MiB` : times(x));
+    const format = { ms: plusMs, '×': times, MiB: (x) => `${int(x)} MiB` }[j.unit];
     // A side without a bound (too few samples for an extreme percentile) is open.
     const interval = j.interval
       ? `${j.interval.low === null ? '−∞' : format(j.interval.low)} … ${j.interval.high === null ? '+∞' : format(j.interval.high)}`
