@@ -7,14 +7,18 @@
  *   standalone   apps/standalone, pointed at that simulator (UNIGATE_SIM_URL)
  *   distributed  edge + chat + billing + catalog on Postgres, Redis and a Kafka test broker
  *   portkey      Portkey AI Gateway 1.15.2 from npm, forwarding OpenAI-format calls to the simulator
- * measured one after the other (each stopped before the next starts), then reported as tables and
- * JSON (report.mjs). It measures; it never asserts a timing. Options: config.mjs; docs/benchmark.md.
+ * measured one after the other (each stopped before the next starts); then standalone and Portkey
+ * again, both running, loaded in turn for the throughput ratio (head-to-head.mjs); then reported as
+ * tables and JSON (report.mjs). It measures; it never asserts a timing. Options: config.mjs;
+ * docs/benchmark.md.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readConfig } from './config.mjs';
 import { environment, loadavgNow, withHostCpu } from './environment.mjs';
 import { log, stopAll, stopOnSignals } from './lifecycle.mjs';
+import { headToHead } from './head-to-head.mjs';
+import { loadRun } from './load.mjs';
 import { measureTarget } from './measure.mjs';
 import { markdown, summarizeRun, updateDocs, writeResults } from './report.mjs';
 import { startGateway, startSimulator } from './targets.mjs';
@@ -30,6 +34,19 @@ async function measureOne(name, sim, config) {
   } finally {
     // Stopped before the next target starts: on 2 cores an idle gateway still takes its share.
     await target.stop();
+  }
+}
+
+/** Standalone and Portkey started afresh, each warmed up, then loaded in turn (head-to-head.mjs). */
+async function measureHeadToHead(sim, config) {
+  log(`standalone against portkey: ${config.headToHead.rounds} rounds of ${config.headToHead.sliceSeconds} s each`);
+  const [ours, peer] = [await startGateway('standalone', sim.origin, config), await startGateway('portkey', sim.origin, config)];
+  try {
+    for (const target of [ours, peer]) await loadRun(target, config, { stream: false, seconds: config.firstWarmupSeconds });
+    return await headToHead(ours, peer, config);
+  } finally {
+    await ours.stop();
+    await peer.stop();
   }
 }
 
@@ -50,6 +67,16 @@ async function main() {
       process.exitCode = 1;
     }
   }
+  let versus;
+  if (['standalone', 'portkey'].every((t) => config.targets.includes(t) && !targets[t].error) && config.headToHead.rounds > 0) {
+    try {
+      versus = await withHostCpu(() => measureHeadToHead(sim, config));
+    } catch (err) {
+      log(`head to head: not measured: ${err.message}`);
+      versus = { error: err.message.split('\n')[0] };
+      process.exitCode = 1;
+    }
+  }
   const run = {
     startedAt: started.toISOString(),
     durationSeconds: Math.round((Date.now() - started.getTime()) / 1000),
@@ -57,7 +84,8 @@ async function main() {
     loadavgAtEnd: loadavgNow(),
     config,
     targets,
-    summary: summarizeRun(targets),
+    ...(versus && { headToHead: versus }),
+    summary: summarizeRun(targets, versus),
   };
   const resultsPath = writeResults(ROOT, run);
   const text = markdown(run, resultsPath);

@@ -26,7 +26,8 @@ function overheadsOf(result) {
   };
 }
 
-export function summarizeRun(targets) {
+/** `versus`: the head-to-head throughput of standalone and Portkey (head-to-head.mjs), when measured. */
+export function summarizeRun(targets, versus) {
   const overheads = Object.fromEntries(GATEWAYS.filter((g) => overheadsOf(targets[g])).map((g) => [g, overheadsOf(targets[g])]));
   const peer = targets.portkey;
   const vsPortkey = {};
@@ -62,13 +63,15 @@ export function summarizeRun(targets) {
       ]),
     );
   }
-  return { overheads, vsPortkey, aboveFloor, targets: judgeTargets(targets, overheads, vsPortkey) };
+  return { overheads, vsPortkey, aboveFloor, targets: judgeTargets(targets, overheads, vsPortkey, versus) };
 }
 
 /**
  * The hot path's targets (docs/benchmark.md), each { name, goal, max | min, unit, measure }: `measure`
  * gives this run's { value, interval? } (µs for latencies, unit 'ms' as printed), or undefined when the
- * run lacks what it needs.
+ * run lacks what it needs. The throughput ratio is the head-to-head one when the run has it (both
+ * gateways measured in the same minutes); otherwise, as in results written before it, the ratio of the
+ * two targets' own throughput runs.
  */
 const TARGETS = [
   { name: 'standalone overhead p50', goal: '≤ 0.5 ms', max: 500, unit: 'ms', measure: ({ o }) => latency(o.standalone?.json, 'p50') },
@@ -78,7 +81,10 @@ const TARGETS = [
     goal: "≥ 2× Portkey's",
     min: 2,
     unit: '×',
-    measure: ({ vs }) => vs.standalone && { value: vs.standalone.rpsJson },
+    measure: ({ vs, versus }) =>
+      versus?.ratio
+        ? { value: versus.ratio.median, interval: { low: versus.ratio.low, high: versus.ratio.high } }
+        : vs.standalone && { value: vs.standalone.rpsJson },
   },
   {
     name: 'standalone no decay (last / first window)',
@@ -115,12 +121,12 @@ const latency = (o, p) => o && { value: o[p], ...(o[`${p}Interval`] && { interva
 /**
  * Each target judged on this run: met when its 95 % interval lies within the goal, missed when it lies
  * beyond, undecided when it spans the goal (this run cannot tell: on shared cores a tail percentile of a
- * few thousand requests often cannot). Figures without an interval (ratios, RSS) are judged on their value.
+ * few thousand requests often cannot). Figures without an interval (decay, RSS) are judged on their value.
  */
-export function judgeTargets(targets, overheads, vsPortkey) {
+export function judgeTargets(targets, overheads, vsPortkey, versus) {
   const judged = [];
   for (const target of TARGETS) {
-    const m = target.measure({ t: targets, o: overheads, vs: vsPortkey });
+    const m = target.measure({ t: targets, o: overheads, vs: vsPortkey, versus });
     if (!m || !Number.isFinite(m.value)) continue;
     const within = (x) => (target.max !== undefined ? x <= target.max : x >= target.min);
     // For a ceiling the interval's high end is its worst case and its low end its best; for a floor the reverse.
@@ -148,7 +154,8 @@ function table(header, rows, textColumns = 1) {
 
 /**
  * A row of a non-streaming sequential table: the target's times of complete answers, its overhead, the
- * `extra` columns, then what the gateway reported of its own overhead.
+ * `extra` columns, then what the gateway reported of its own overhead (`x-unigate-overhead-ms`) at p50
+ * and p99: set against the overhead p99, how much of the slow requests' time the gateway itself spent.
  */
 function answerRow(name, side, overhead, ...extra) {
   return [
@@ -160,6 +167,7 @@ function answerRow(name, side, overhead, ...extra) {
     plusMs(overhead?.p99),
     ...extra,
     side.reported ? ms(side.reported.p50) : '—',
+    side.reported ? ms(side.reported.p99) : '—',
   ];
 }
 
@@ -193,7 +201,7 @@ function sequentialTables(run) {
   return [
     "**Sequential, non-streaming** (ms; one connection, one request at a time; overhead = target − direct, the direct calls interleaved with the target's in the same run)",
     '',
-    table(['target', 'requests', 'p50', 'p99', 'overhead p50', 'overhead p99', 'x-unigate-overhead-ms p50'], json),
+    table(['target', 'requests', 'p50', 'p99', 'overhead p50', 'overhead p99', 'x-unigate-overhead-ms p50', 'p99'], json),
     '',
     '**Sequential, streaming** (ms; first byte = first SSE event)',
     '',
@@ -206,7 +214,7 @@ function sequentialTables(run) {
           '',
           "**Sequential, a coding agent's prompt** (ms; non-streaming, 41 messages, ~60 KB: `largeConversation` in scripts/bench/requests.mjs)",
           '',
-          table(['target', 'requests', 'p50', 'p99', 'overhead p50', 'overhead p99', 'x-unigate-overhead-ms p50'], large),
+          table(['target', 'requests', 'p50', 'p99', 'overhead p50', 'overhead p99', 'x-unigate-overhead-ms p50', 'p99'], large),
         ]
       : []),
     ...(idle.length > 0
@@ -215,7 +223,7 @@ function sequentialTables(run) {
           '**Sequential, after 50 ms idle** (ms; the non-streaming request, each after the idle time a request of the streaming case follows; "cost of idle" = its overhead p50 minus the back-to-back one\'s)',
           '',
           table(
-            ['target', 'requests', 'p50', 'p99', 'overhead p50', 'overhead p99', 'cost of idle p50', 'x-unigate-overhead-ms p50'],
+            ['target', 'requests', 'p50', 'p99', 'overhead p50', 'overhead p99', 'cost of idle p50', 'x-unigate-overhead-ms p50', 'p99'],
             idle,
           ),
         ]
@@ -243,6 +251,22 @@ function throughputTable(run) {
     `**Max throughput** (${c.connections} connections, ${c.durationSeconds} s per case after ${c.warmupSeconds} s of warm-up; latency of complete answers, ms)`,
     '',
     table(['target', 'case', 'req/s', 'p50', 'p99', 'non-2xx', 'errors'], rows, 2),
+  ];
+}
+
+function headToHeadTable(run) {
+  const h = run.headToHead;
+  if (!h) return [];
+  if (h.error) return [`**Throughput head to head not measured:** ${h.error}`, ''];
+  const c = run.config.headToHead;
+  const rows = h.rounds.map((r, i) => [String(i + 1), i % 2 === 0 ? h.a : h.b, int(r[h.a]), int(r[h.b]), times(r.ratio)]);
+  return [
+    `**Throughput head to head** (non-streaming, ${run.config.connections} connections; ${h.a} and ${h.b} both running, loaded in turn: ${h.rounds.length} rounds of a ${h.sliceSeconds} s slice each, the first of its ${c?.windows ?? '—'} windows dropped as warm-up; req/s)`,
+    '',
+    table(['round', 'first', h.a, h.b, 'ratio'], rows, 2),
+    '',
+    `Ratio ${h.a} / ${h.b}: median ${times(h.ratio.median)}, 95 % interval ${times(h.ratio.low)} … ${times(h.ratio.high)} (sign test over the rounds).`,
+    '',
   ];
 }
 
@@ -285,7 +309,7 @@ function targetsTable(run) {
     return [j.name, j.goal, format(j.value), interval, j.verdict];
   });
   return [
-    "**Targets** (this run's figure and, for overheads, its 95 % interval: each side's percentile bounded by its order statistics, the two combined so that the difference holds at ≥ 95 % whatever their dependence; met = the whole interval within the goal, missed = all of it beyond, undecided = it spans the goal)",
+    "**Targets** (this run's figure and its 95 % interval: for an overhead, each side's percentile bounded by its order statistics, the two combined so that the difference holds at ≥ 95 % whatever their dependence; for the throughput ratio, the sign test's over the head-to-head rounds; met = the whole interval within the goal, missed = all of it beyond, undecided = it spans the goal)",
     '',
     table(['target', 'goal', 'this run', '95 % interval', 'verdict'], rows, 2),
     '',
@@ -325,7 +349,7 @@ function portkeyTable(run) {
   });
   if (rows.length === 0) return [];
   return [
-    "**Against Portkey** (overhead p50 in ms and as a multiple of Portkey's: below 1× adds less; req/s as a multiple of Portkey's: above 1× serves more)",
+    "**Against Portkey** (overhead p50 in ms and as a multiple of Portkey's: below 1× adds less; req/s as a multiple of Portkey's: above 1× serves more, each target's rate from its own throughput run, minutes apart from Portkey's; the head-to-head table compares the same minutes)",
     '',
     table(
       [
@@ -366,6 +390,7 @@ export function markdown(run, resultsPath) {
     '',
     ...throughputTable(run),
     '',
+    ...headToHeadTable(run),
     ...decayTable(run),
     '',
     ...rssTable(run),

@@ -49,6 +49,32 @@ function run() {
   return { targets, summary: summarizeRun(targets) };
 }
 
+/** The markdown of a run, with a head to head when given. */
+function report({ targets }: ReturnType<typeof run>, versus?: object) {
+  return markdown(
+    {
+      targets,
+      summary: summarizeRun(targets, versus),
+      ...(versus && { headToHead: versus }),
+      startedAt: '2026-11-27T00:00:00.000Z',
+      durationSeconds: 1,
+      loadavgAtEnd: [1],
+      environment: { commit: 'abc1234', dirty: false, cpus: 2, cpuModel: 'test', memGiB: 24, node: 'v20', loadavgAtStart: [1] },
+      config: {
+        model: 'omega-k3',
+        maxTokens: 32,
+        quick: false,
+        connections: 64,
+        durationSeconds: 10,
+        warmupSeconds: 2,
+        decay: { seconds: 60, windows: 6 },
+        headToHead: { rounds: 2, sliceSeconds: 3, windows: 3 },
+      },
+    },
+    'bench/results/x.json',
+  );
+}
+
 describe('the targets table', () => {
   it('judges each target by its interval, and by its value where it has none', () => {
     const verdicts = Object.fromEntries(run().summary.targets.map((t: { name: string; verdict: string }) => [t.name, t.verdict]));
@@ -81,28 +107,44 @@ describe('the targets table', () => {
     expect(p99?.interval).toBeUndefined();
   });
 
+  it("judges the throughput ratio by the head-to-head rounds' interval when the run has them", () => {
+    const ratio = (versus: object) =>
+      summarizeRun(run().targets, versus).targets.find((t: { name: string }) => t.name === 'standalone req/s, non-streaming');
+    // The separate throughput runs' 2.4× is not what is judged: the same minutes' rounds are.
+    expect(ratio({ ratio: { median: 2.3, low: 1.9, high: 2.6 } })).toMatchObject({
+      value: 2.3,
+      interval: { low: 1.9, high: 2.6 },
+      verdict: 'undecided',
+    });
+    expect(ratio({ ratio: { median: 2.5, low: 2.1, high: 2.9 } })).toMatchObject({ verdict: 'met' });
+    expect(ratio({ ratio: { median: 1.7, low: 1.5, high: 1.95 } })).toMatchObject({ verdict: 'missed' });
+    // A head to head that failed leaves the separate runs' ratio.
+    expect(ratio({ error: 'portkey did not start' })).toMatchObject({ value: 2.4, verdict: 'met' });
+  });
+
+  it('prints the head-to-head rounds, who went first, and the ratio with its interval', () => {
+    const rounds = [
+      { standalone: 2000, portkey: 1000, ratio: 2 },
+      { standalone: 2600, portkey: 1000, ratio: 2.6 },
+    ];
+    const versus = { a: 'standalone', b: 'portkey', sliceSeconds: 3, rounds, ratio: { median: 2, low: 2, high: 2.6 } };
+    const text = report(run(), versus);
+    expect(text).toMatch(/\| 2 +\| portkey +\| +2,600 \| +1,000 \| +2\.60× \|/);
+    expect(text).toContain('Ratio standalone / portkey: median 2.00×, 95 % interval 2.00× … 2.60×');
+    expect(text).toMatch(/\| standalone req\/s, non-streaming +\| ≥ 2× Portkey's \| +2\.00× \| +2\.00× … 2\.60× \| +met \|/);
+    expect(report(run(), { error: 'portkey did not start' })).toContain('**Throughput head to head not measured:** portkey did not start');
+  });
+
+  it('prints what the gateway reported of its own overhead at p50 and p99 next to the measured overhead', () => {
+    const measured = run();
+    Object.assign(measured.targets.standalone.sequential.json.target, { reported: { n: 3000, p50: 310, p99: 980 } });
+    expect(report(measured)).toMatch(/\| standalone +\| +3,000 \| +0\.750 \| +4\.500 \| +\+0\.350 \| +\+2\.500 \| +0\.310 \| +0\.980 \|/);
+  });
+
   it('prints them before the other tables, with their intervals', () => {
-    const { targets, summary } = run();
-    const text = markdown(
-      {
-        targets,
-        summary,
-        startedAt: '2026-11-27T00:00:00.000Z',
-        durationSeconds: 1,
-        loadavgAtEnd: [1],
-        environment: { commit: 'abc1234', dirty: false, cpus: 2, cpuModel: 'test', memGiB: 24, node: 'v20', loadavgAtStart: [1] },
-        config: {
-          model: 'omega-k3',
-          maxTokens: 32,
-          quick: false,
-          connections: 64,
-          durationSeconds: 10,
-          warmupSeconds: 2,
-          decay: { seconds: 60, windows: 6 },
-        },
-      },
-      'bench/results/x.json',
-    );
+    const measured = run();
+    const { summary } = measured;
+    const text = report(measured);
     expect(text.indexOf('**Targets**')).toBeLessThan(text.indexOf('**Sequential, non-streaming**'));
     expect(text).toMatch(/\| standalone overhead p99 +\| ≤ 2 ms +\| +\+2\.500 \| +\+1\.200 … \+4\.200 \| undecided \|/);
     expect(text).toMatch(/\| distributed overhead p50 +\| ≤ 1\.5 ms +\| +\+1\.800 \| +\+1\.740 … \+1\.870 \| +missed \|/);

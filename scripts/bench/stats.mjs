@@ -97,12 +97,13 @@ export function percentileInterval(sorted, p, confidence) {
 export const signTestRank = (n) => Math.max(0, lowerTailRank(n, 0.5, 0.025));
 
 /**
- * The median of `diffs` with a 95 % confidence interval from order statistics (the sign test's: no
- * assumption about the distribution, which here has long tails).
+ * The median of `values` with a 95 % confidence interval from order statistics (the sign test's: no
+ * assumption about the distribution, which here has long tails). `round` is for microseconds by
+ * default; ratios pass their own.
  */
-export function medianWithInterval(diffs) {
-  const sorted = Float64Array.from(diffs).sort();
+export function medianWithInterval(values, round = tenth) {
+  const sorted = Float64Array.from(values).sort();
   const n = sorted.length;
   const k = signTestRank(n);
-  return { n, median: tenth(percentile(sorted, 50)), low: tenth(sorted[k]), high: tenth(sorted[n - 1 - k]) };
+  return { n, median: round(percentile(sorted, 50)), low: round(sorted[k]), high: round(sorted[n - 1 - k]) };
 }
