@@ -113,7 +113,7 @@ function markdown(result) {
   for (const [name, c] of Object.entries(result.cases)) {
     const d = c.difference;
     lines.push(
-      `| ${name} | ${c.rounds} | ${ms(c.direct.p50)} | ${signed(c.baseline.overhead.p50)} | ${signed(c.current.overhead.p50)} | ${signed(d.median)} | ${signed(d.low)} … ${signed(d.high)} | ${c.hostCpu ? `${c.hostCpu.steal} % / ${c.hostCpu.busy} %` : '—'} |`,
+      `| ${name} | ${c.rounds} | ${ms(c.direct.p50)} | ${signed(c.baseline.overhead.p50)} | ${signed(c.current.overhead.p50)} | ${signed(d.median)} | ${d.low === null ? 'none (fewer than six rounds)' : `${signed(d.low)} … ${signed(d.high)}`} | ${c.hostCpu ? `${c.hostCpu.steal} % / ${c.hostCpu.busy} %` : '—'} |`,
     );
   }
   lines.push('', '(ms; streams: time to the first event; an interval that holds 0 is no measured difference)');

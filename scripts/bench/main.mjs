@@ -40,13 +40,17 @@ async function measureOne(name, sim, config) {
 /** Standalone and Portkey started afresh, each warmed up, then loaded in turn (head-to-head.mjs). */
 async function measureHeadToHead(sim, config) {
   log(`standalone against portkey: ${config.headToHead.rounds} rounds of ${config.headToHead.sliceSeconds} s each`);
-  const [ours, peer] = [await startGateway('standalone', sim.origin, config), await startGateway('portkey', sim.origin, config)];
+  const ours = await startGateway('standalone', sim.origin, config);
   try {
-    for (const target of [ours, peer]) await loadRun(target, config, { stream: false, seconds: config.firstWarmupSeconds });
-    return await headToHead(ours, peer, config);
+    const peer = await startGateway('portkey', sim.origin, config);
+    try {
+      for (const target of [ours, peer]) await loadRun(target, config, { stream: false, seconds: config.firstWarmupSeconds });
+      return await headToHead(ours, peer, config);
+    } finally {
+      await peer.stop();
+    }
   } finally {
     await ours.stop();
-    await peer.stop();
   }
 }
 

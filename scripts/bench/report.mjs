@@ -265,7 +265,9 @@ function headToHeadTable(run) {
     '',
     table(['round', 'first', h.a, h.b, 'ratio'], rows, 2),
     '',
-    `Ratio ${h.a} / ${h.b}: median ${times(h.ratio.median)}, 95 % interval ${times(h.ratio.low)} … ${times(h.ratio.high)} (sign test over the rounds).`,
+    h.ratio.low === null
+      ? `Ratio ${h.a} / ${h.b}: median ${times(h.ratio.median)}; too few rounds for a 95 % interval (the sign test needs six).`
+      : `Ratio ${h.a} / ${h.b}: median ${times(h.ratio.median)}, 95 % interval ${times(h.ratio.low)} … ${times(h.ratio.high)} (sign test over the rounds).`,
     '',
   ];
 }

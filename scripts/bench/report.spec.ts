@@ -118,6 +118,8 @@ describe('the targets table', () => {
     });
     expect(ratio({ ratio: { median: 2.5, low: 2.1, high: 2.9 } })).toMatchObject({ verdict: 'met' });
     expect(ratio({ ratio: { median: 1.7, low: 1.5, high: 1.95 } })).toMatchObject({ verdict: 'missed' });
+    // Too few rounds to bound the median: the interval is open, so the run cannot tell.
+    expect(ratio({ ratio: { median: 2.5, low: null, high: null } })).toMatchObject({ verdict: 'undecided' });
     // A head to head that failed leaves the separate runs' ratio.
     expect(ratio({ error: 'portkey did not start' })).toMatchObject({ value: 2.4, verdict: 'met' });
   });

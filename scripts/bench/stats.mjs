@@ -91,19 +91,20 @@ export function percentileInterval(sorted, p, confidence) {
 
 /**
  * The largest k with P(B ≤ k) ≤ 2.5 % for B ~ Binomial(n, 1/2) (the number of samples below the true
- * median); 0 when no k qualifies (n < 6). The order statistics at 0-based ranks k and n − 1 − k then
- * cover the median with probability 1 − 2·P(B ≤ k) ≥ 95 %.
+ * median); −1 when no k qualifies (n < 6: even the extremes cover it with less than 95 %). The order
+ * statistics at 0-based ranks k and n − 1 − k then cover the median with probability 1 − 2·P(B ≤ k) ≥ 95 %.
  */
-export const signTestRank = (n) => Math.max(0, lowerTailRank(n, 0.5, 0.025));
+export const signTestRank = (n) => lowerTailRank(n, 0.5, 0.025);
 
 /**
  * The median of `values` with a 95 % confidence interval from order statistics (the sign test's: no
- * assumption about the distribution, which here has long tails). `round` is for microseconds by
- * default; ratios pass their own.
+ * assumption about the distribution, which here has long tails); both bounds null with fewer than six
+ * values. `round` is for microseconds by default; ratios pass their own.
  */
 export function medianWithInterval(values, round = tenth) {
   const sorted = Float64Array.from(values).sort();
   const n = sorted.length;
   const k = signTestRank(n);
-  return { n, median: round(percentile(sorted, 50)), low: round(sorted[k]), high: round(sorted[n - 1 - k]) };
+  const bound = (rank) => (k >= 0 ? round(sorted[rank]) : null);
+  return { n, median: round(percentile(sorted, 50)), low: bound(k), high: bound(n - 1 - k) };
 }

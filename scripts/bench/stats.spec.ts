@@ -140,6 +140,14 @@ describe('the interval around a median difference (bench:compare)', () => {
       expect(binomialCdf(n, k + 1)).toBeGreaterThan(0.025);
     }
     expect(signTestRank(3000)).toBe(1445);
+    // Below six, even the smallest and largest cover the median with less than 95 %.
+    expect(signTestRank(5)).toBe(-1);
+    expect(signTestRank(6)).toBe(0);
+  });
+
+  it('leaves the interval open with fewer than six values', () => {
+    expect(medianWithInterval([3, 1, 2, 5, 4])).toEqual({ n: 5, median: 3, low: null, high: null });
+    expect(medianWithInterval([3, 1, 2, 5, 4, 6])).toEqual({ n: 6, median: 3, low: 1, high: 6 });
   });
 
   it('takes its bounds from those ranks of the sorted differences', () => {
@@ -157,7 +165,7 @@ describe('the interval around a median difference (bench:compare)', () => {
     for (let t = 0; t < trials; t++) {
       const { low, high } = medianWithInterval(Array.from({ length: 300 }, draw));
       // Bounds are rounded to a tenth; the true median, 0, is inside when low ≤ 0 ≤ high.
-      if (low <= 0 && high >= 0) covered++;
+      if (low !== null && high !== null && low <= 0 && high >= 0) covered++;
     }
     // Exact coverage for n = 300 is 1 − 2·P(B ≤ 132) ≈ 95.3 %; 2,000 trials put the count within ±1 %.
     expect(covered / trials).toBeGreaterThan(0.935);
