@@ -11,7 +11,7 @@
  *   BENCH_FIRST_WARMUP=5          seconds of load per case after a target starts, before anything is measured
  *   BENCH_DECAY_SECONDS=60        the no-decay run, reported in six windows
  *   BENCH_CONNECTIONS=64          connections of the throughput and decay runs
- *   BENCH_HEAD_TO_HEAD_ROUNDS=10  rounds of standalone and Portkey loaded in turn (head-to-head.mjs), 3 s slices; 0: none
+ *   BENCH_HEAD_TO_HEAD_ROUNDS=10  counted rounds of standalone and Portkey loaded in turn (head-to-head.mjs), 3 s slices; 0: none
  *   BENCH_MODEL=omega-k3          see docs/benchmark.md for why this model
  *   --docs                        also rewrite the latest-numbers section of docs/benchmark.md
  */
@@ -55,9 +55,14 @@ export function readConfig(argv = process.argv.slice(2)) {
     warmupSeconds: number('BENCH_WARMUP', quick ? 1 : 2),
     durationSeconds: number('BENCH_DURATION', quick ? 3 : 10),
     decay: { seconds: number('BENCH_DECAY_SECONDS', quick ? 12 : 60), windows: 6 },
-    // One-second windows: each slice's first is its warm-up. Ten rounds give the sign test's interval
-    // the second-lowest and second-highest ratio; six (quick) only the extremes.
-    headToHead: { rounds: number('BENCH_HEAD_TO_HEAD_ROUNDS', quick ? 6 : 10), sliceSeconds: quick ? 2 : 3, windows: quick ? 2 : 3 },
+    // One-second windows: each slice's first is its warm-up. Ten counted rounds give the sign test's
+    // interval the second-lowest and second-highest ratio; six (quick) only the extremes.
+    headToHead: {
+      rounds: number('BENCH_HEAD_TO_HEAD_ROUNDS', quick ? 6 : 10),
+      warmupRounds: quick ? 1 : 2,
+      sliceSeconds: quick ? 2 : 3,
+      windows: quick ? 2 : 3,
+    },
     rssIntervalMs: 500,
     creditUsd: 1_000_000,
     writeDocs: argv.includes('--docs'),

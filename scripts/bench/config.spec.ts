@@ -18,7 +18,7 @@ describe('readConfig', () => {
     expect(c.sequential).toMatchObject({ json: 3000, stream: 300, large: 1000, idle: 300, maxSeconds: 30 });
     expect(c).toMatchObject({ quick: false, connections: 64, durationSeconds: 10, model: 'omega-k3', writeDocs: false });
     expect(c.decay).toEqual({ seconds: 60, windows: 6 });
-    expect(c.headToHead).toEqual({ rounds: 10, sliceSeconds: 3, windows: 3 });
+    expect(c.headToHead).toEqual({ rounds: 10, warmupRounds: 2, sliceSeconds: 3, windows: 3 });
   });
 
   it('takes targets, counts and --docs from its caller, quick runs shorter', () => {
@@ -29,7 +29,7 @@ describe('readConfig', () => {
     expect(c.targets).toEqual(['direct', 'standalone']);
     expect(c.sequential).toMatchObject({ json: 500, stream: 30, maxSeconds: 4 });
     expect(c).toMatchObject({ quick: true, durationSeconds: 3, writeDocs: true });
-    expect(c.headToHead).toEqual({ rounds: 6, sliceSeconds: 2, windows: 2 });
+    expect(c.headToHead).toEqual({ rounds: 6, warmupRounds: 1, sliceSeconds: 2, windows: 2 });
   });
 
   it('runs as many head-to-head rounds as it is told, none for 0', () => {

@@ -23,7 +23,35 @@ describe('headToHead', () => {
     const result = await headToHead({ name: 'standalone' }, { name: 'portkey' }, { headToHead: { ...config.headToHead, rounds: 3 } }, run);
     expect(calls.map((c) => c.name)).toEqual(['standalone', 'portkey', 'portkey', 'standalone', 'standalone', 'portkey']);
     expect(calls.every((c) => c.stream === false && c.seconds === 3 && c.windows === 3)).toBe(true);
-    expect(result.rounds[1]).toEqual({ standalone: 2000, portkey: 1000, ratio: 2 });
+    expect(result.rounds[1]).toEqual({ first: 'portkey', standalone: 2000, portkey: 1000, ratio: 2 });
+  });
+
+  it('runs the warm-up rounds first and leaves them out of the rounds and the ratio', async () => {
+    let call = 0;
+    // The first round (two slices) finds standalone at a tenth of its later rate.
+    const run = async (target: { name: string }) => {
+      const warm = call++ >= 2;
+      return target.name === 'standalone' ? slice(1, warm ? 2400 : 240, warm ? 2400 : 240) : slice(1, 1000, 1000);
+    };
+    const result = await headToHead(
+      { name: 'standalone' },
+      { name: 'portkey' },
+      { headToHead: { ...config.headToHead, rounds: 6, warmupRounds: 1 } },
+      run,
+    );
+    expect(call).toBe(14);
+    expect(result.rounds).toHaveLength(6);
+    // Counted rounds keep alternating from where the warm-up left off: the first counted one is Portkey's.
+    expect(result.rounds.map((r: { first: string }) => r.first)).toEqual([
+      'portkey',
+      'standalone',
+      'portkey',
+      'standalone',
+      'portkey',
+      'standalone',
+    ]);
+    expect(result.ratio).toEqual({ median: 2.4, low: 2.4, high: 2.4 });
+    expect(result.warmupRounds).toBe(1);
   });
 
   it("gives the median round's ratio and the sign test's interval (10 rounds: the 2nd lowest and 2nd highest)", async () => {

@@ -44,7 +44,9 @@ async function measureHeadToHead(sim, config) {
   try {
     const peer = await startGateway('portkey', sim.origin, config);
     try {
-      for (const target of [ours, peer]) await loadRun(target, config, { stream: false, seconds: config.firstWarmupSeconds });
+      // The same warm-up as each target's own measurement (measure.mjs), then the uncounted rounds.
+      for (const target of [ours, peer])
+        for (const stream of [true, false]) await loadRun(target, config, { stream, seconds: config.firstWarmupSeconds });
       return await headToHead(ours, peer, config);
     } finally {
       await peer.stop();

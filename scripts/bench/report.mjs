@@ -259,9 +259,11 @@ function headToHeadTable(run) {
   if (!h) return [];
   if (h.error) return [`**Throughput head to head not measured:** ${h.error}`, ''];
   const c = run.config.headToHead;
-  const rows = h.rounds.map((r, i) => [String(i + 1), i % 2 === 0 ? h.a : h.b, int(r[h.a]), int(r[h.b]), times(r.ratio)]);
+  // Results of the first runs name no first gateway: it alternated from the first.
+  const rows = h.rounds.map((r, i) => [String(i + 1), r.first ?? (i % 2 === 0 ? h.a : h.b), int(r[h.a]), int(r[h.b]), times(r.ratio)]);
+  const warmup = h.warmupRounds ? `, after ${h.warmupRounds} uncounted,` : '';
   return [
-    `**Throughput head to head** (non-streaming, ${run.config.connections} connections; ${h.a} and ${h.b} both running, loaded in turn: ${h.rounds.length} rounds of a ${h.sliceSeconds} s slice each, the first of its ${c?.windows ?? '—'} windows dropped as warm-up; req/s)`,
+    `**Throughput head to head** (non-streaming, ${run.config.connections} connections; ${h.a} and ${h.b} both running, loaded in turn: ${h.rounds.length} rounds${warmup} of a ${h.sliceSeconds} s slice each, the first of its ${c?.windows ?? '—'} windows dropped as warm-up; req/s)`,
     '',
     table(['round', 'first', h.a, h.b, 'ratio'], rows, 2),
     '',

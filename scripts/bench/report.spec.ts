@@ -126,12 +126,14 @@ describe('the targets table', () => {
 
   it('prints the head-to-head rounds, who went first, and the ratio with its interval', () => {
     const rounds = [
-      { standalone: 2000, portkey: 1000, ratio: 2 },
-      { standalone: 2600, portkey: 1000, ratio: 2.6 },
+      { first: 'portkey', standalone: 2000, portkey: 1000, ratio: 2 },
+      { first: 'standalone', standalone: 2600, portkey: 1000, ratio: 2.6 },
     ];
-    const versus = { a: 'standalone', b: 'portkey', sliceSeconds: 3, rounds, ratio: { median: 2, low: 2, high: 2.6 } };
+    const versus = { a: 'standalone', b: 'portkey', sliceSeconds: 3, warmupRounds: 1, rounds, ratio: { median: 2, low: 2, high: 2.6 } };
     const text = report(run(), versus);
-    expect(text).toMatch(/\| 2 +\| portkey +\| +2,600 \| +1,000 \| +2\.60× \|/);
+    expect(text).toContain('loaded in turn: 2 rounds, after 1 uncounted, of a 3 s slice each');
+    expect(text).toMatch(/\| 1 +\| portkey +\| +2,000 \| +1,000 \| +2\.00× \|/);
+    expect(text).toMatch(/\| 2 +\| standalone +\| +2,600 \| +1,000 \| +2\.60× \|/);
     expect(text).toContain('Ratio standalone / portkey: median 2.00×, 95 % interval 2.00× … 2.60×');
     expect(text).toMatch(/\| standalone req\/s, non-streaming +\| ≥ 2× Portkey's \| +2\.00× \| +2\.00× … 2\.60× \| +met \|/);
     expect(report(run(), { error: 'portkey did not start' })).toContain('**Throughput head to head not measured:** portkey did not start');
