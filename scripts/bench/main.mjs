@@ -18,8 +18,7 @@ import { readConfig } from './config.mjs';
 import { environment, loadavgNow, withHostCpu } from './environment.mjs';
 import { log, stopAll, stopOnSignals } from './lifecycle.mjs';
 import { headToHead } from './head-to-head.mjs';
-import { loadRun } from './load.mjs';
-import { measureTarget } from './measure.mjs';
+import { measureTarget, warmUp } from './measure.mjs';
 import { markdown, summarizeRun, updateDocs, writeResults } from './report.mjs';
 import { startGateway, startSimulator } from './targets.mjs';
 
@@ -44,9 +43,8 @@ async function measureHeadToHead(sim, config) {
   try {
     const peer = await startGateway('portkey', sim.origin, config);
     try {
-      // The same warm-up as each target's own measurement (measure.mjs), then the uncounted rounds.
-      for (const target of [ours, peer])
-        for (const stream of [true, false]) await loadRun(target, config, { stream, seconds: config.firstWarmupSeconds });
+      // The same warm-up as each target's own measurement, then the uncounted rounds.
+      for (const target of [ours, peer]) await warmUp(target, config);
       return await headToHead(ours, peer, config);
     } finally {
       await peer.stop();

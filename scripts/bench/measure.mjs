@@ -38,14 +38,21 @@ export function sequentialCases(config) {
   ];
 }
 
+/**
+ * A target's first load after it started: a short run per case, streaming first, so that the
+ * non-streaming load runs straight on into what follows (the no-decay run, or the head to head's rounds).
+ */
+export async function warmUp(target, config) {
+  for (const stream of [true, false]) await loadRun(target, config, { stream, seconds: config.firstWarmupSeconds });
+}
+
 /** `direct` is the simulator target when `target` is a gateway (for the paired sequential runs). */
 export async function measureTarget(target, direct, simUrl, config) {
   const upstreamPath = await checkRoute(target, simUrl, config);
   const rss = watchRss(target.processes, config.rssIntervalMs);
   try {
     log(`${target.name}: warm-up`);
-    // Streaming first: the non-streaming load then runs straight on into the no-decay run.
-    for (const stream of [true, false]) await loadRun(target, config, { stream, seconds: config.firstWarmupSeconds });
+    await warmUp(target, config);
 
     let decay;
     // The floor proxy keeps no state that could degrade: no decay run.

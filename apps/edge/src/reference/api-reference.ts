@@ -30,13 +30,16 @@ export function apiReferenceMarkdown(specs: readonly AnyEndpointSpec[], lookups:
     ...specs.flatMap((spec) => [...endpointSection(spec), ...(lookups.includes(spec) ? lookupSection(spec) : [])]),
     '## Account',
     '',
-    ...ACCOUNT_ROUTES.flatMap((r) => [
-      `### GET ${r.path}`,
-      '',
-      r.summary,
-      ...(routeParameters(r).length > 0 ? ['', ...routeParameters(r).map((q) => `- \`${q.name}\`: ${q.description}`)] : []),
-      '',
-    ]),
+    ...ACCOUNT_ROUTES.flatMap((r) => {
+      const params = routeParameters(r);
+      return [
+        `### GET ${r.path}`,
+        '',
+        r.summary,
+        ...(params.length > 0 ? ['', ...params.map((q) => `- \`${q.name}\`: ${q.description}`)] : []),
+        '',
+      ];
+    }),
   ].join('\n');
 }
 
