@@ -2,7 +2,14 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export const metricsRegistry = new Registry();
-collectDefaultMetrics({ register: metricsRegistry });
+/**
+ * How often the event-loop lag histogram (`nodejs_eventloop_lag_*`) samples the loop. prom-client's
+ * 10 ms default is a timer that wakes every process 100 times a second, idle or not: measured on a
+ * distributed stack at rest, ~110 wake-ups a second per service, 3–4 ms of CPU a second each. At
+ * 100 ms a stall of 100 ms or more is always caught and a shorter one in proportion to its length.
+ */
+export const EVENT_LOOP_SAMPLE_MS = 100;
+collectDefaultMetrics({ register: metricsRegistry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
 
 export const httpRequests = new Counter({
   name: 'unigate_http_requests_total',
