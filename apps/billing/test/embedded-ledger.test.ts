@@ -16,7 +16,7 @@ import { EMBEDDED_POOL_SIZE, startEmbeddedPostgres, type EmbeddedPostgres } from
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { COMMIT_WINDOW_MS, createBillingDomain, openBillingDataSource, type BillingDomain } from '../src';
-import { EmbeddedLedger } from '../src/embedded/embedded-ledger';
+import { EmbeddedLedger, ledgerNeedsAnalyze } from '../src/embedded/embedded-ledger';
 import { LedgerJournal } from '../src/embedded/ledger-journal';
 import { WRITE_ENTRIES_AND_BALANCES } from '../src/domain/usage-event';
 import { balanceMicros, ledgerCount, logger, principal, usageEvent, waitFor } from './harness';
@@ -329,13 +329,44 @@ test('a failing database is retried with growing waits, and a stopped ledger lea
   }
 });
 
-test('maintenance vacuums and analyzes on the embedded store (it has no autovacuum), on the lane, without error', async () => {
+test("maintenance vacuums the accounts every time and analyzes the ledger once it grew by autovacuum's rule, on the lane, without error", async () => {
+  const acc = await domain.billing.createAccount('embedded-maintenance', 1_000_000_000);
   const ledger = new EmbeddedLedger(ds, logger);
   const query = jest.spyOn(ds, 'query');
   const warn = jest.spyOn(logger, 'warn');
+  const maintenance = () => query.mock.calls.map((c) => c[0]).filter((sql) => /VACUUM|ANALYZE/.test(sql));
+  const estimatedRows = async () =>
+    Number((await ds.query(`SELECT reltuples FROM pg_class WHERE oid = 'billing.ledger_entries'::regclass`))[0].reltuples);
+  const settleEntries = async (n: number) => {
+    for (let i = 0; i < n; i++) await ledger.settle(usageEvent(acc.id));
+    await ledger.flush();
+  };
   try {
+    // Nothing written by this ledger yet (the start analyzed every table): the accounts only.
     await ledger.maintain();
-    expect(query.mock.calls.map((c) => c[0])).toEqual(['VACUUM (ANALYZE) billing.accounts', 'ANALYZE billing.ledger_entries']);
+    expect(maintenance()).toEqual(['VACUUM (ANALYZE) billing.accounts']);
+
+    // 50 + 10 % of the rows: not yet.
+    const rows = await estimatedRows();
+    expect(ledgerNeedsAnalyze(Math.floor(50 + 0.1 * rows), rows)).toBe(false);
+    await settleEntries(Math.floor(50 + 0.1 * rows));
+    query.mockClear();
+    await ledger.maintain();
+    expect(maintenance()).toEqual(['VACUUM (ANALYZE) billing.accounts']);
+
+    // One more passes it: analyzed, and the estimate now counts every row.
+    await settleEntries(1);
+    query.mockClear();
+    await ledger.maintain();
+    expect(maintenance()).toEqual(['VACUUM (ANALYZE) billing.accounts', 'ANALYZE billing.ledger_entries']);
+    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM billing.ledger_entries`);
+    expect(await estimatedRows()).toBe(n);
+
+    // The count starts again from there.
+    await settleEntries(10);
+    query.mockClear();
+    await ledger.maintain();
+    expect(maintenance()).toEqual(['VACUUM (ANALYZE) billing.accounts']);
     await Promise.all(query.mock.results.map((r) => r.value));
     expect(warn).not.toHaveBeenCalled();
   } finally {

@@ -63,6 +63,13 @@ export const COMMIT_WINDOW_MS = 50;
 const RECENT_REQUESTS = 100_000;
 /** How often the embedded store is vacuumed and analyzed (it has no autovacuum daemon). */
 const MAINTENANCE_INTERVAL_MS = 60_000;
+/**
+ * The ledger is analyzed when the entries written since its last ANALYZE pass this: Postgres's own
+ * autovacuum rule (`autovacuum_analyze_threshold` 50 + `autovacuum_analyze_scale_factor` 0.1 of the
+ * rows). ANALYZE's cost grows with the table (measured on the embedded store: 23 ms at 10,000 rows,
+ * 154 ms at 100,000, 317 ms at 1,000,000), and an append-only ledger needs it ever less often.
+ */
+export const ledgerNeedsAnalyze = (writtenSince: number, rowsAtLast: number): boolean => writtenSince > 50 + 0.1 * rowsAtLast;
 /** The longest wait between retries of a failed group commit. */
 const MAX_RETRY_MS = 5_000;
 
@@ -103,6 +110,9 @@ export class EmbeddedLedger implements LiveMoney {
   private failures = 0;
 
   private readonly maintenance: NodeJS.Timeout;
+  /** Ledger entries written since the ledger was last analyzed, and its row count then (undefined: not read yet). */
+  private writtenSinceAnalyze = 0;
+  private rowsAtAnalyze?: number;
   private readonly windowMs: number;
   private readonly journal?: LedgerJournal;
   /**
@@ -176,16 +186,29 @@ export class EmbeddedLedger implements LiveMoney {
 
   /**
    * The embedded store has no autovacuum: every group commit rewrites account rows, and their dead
-   * versions would pile up (and plans go stale) for as long as the process runs. Done on the lane,
-   * between commits.
+   * versions would pile up (and plans go stale) for as long as the process runs. The accounts are
+   * vacuumed every time (a few ms); the ledger, which only grows, is analyzed by autovacuum's rule
+   * (`ledgerNeedsAnalyze`). Done on the lane, between commits.
    */
   maintain(): Promise<void> {
     return this.lane
       .run(async () => {
         await this.ds.query('VACUUM (ANALYZE) billing.accounts');
+        this.rowsAtAnalyze ??= await this.ledgerRows();
+        if (!ledgerNeedsAnalyze(this.writtenSinceAnalyze, this.rowsAtAnalyze)) return;
         await this.ds.query('ANALYZE billing.ledger_entries');
+        // Nothing commits meanwhile: commits run on this lane too.
+        this.writtenSinceAnalyze = 0;
+        this.rowsAtAnalyze = await this.ledgerRows();
       })
       .catch((err: unknown) => this.logger.warn({ err: String(err) }, 'embedded store maintenance failed'));
+  }
+
+  /** The ledger's row count as its last ANALYZE (or the start's) estimated it: no scan. */
+  private async ledgerRows(): Promise<number> {
+    const [row] = await this.ds.query(`SELECT reltuples FROM pg_class WHERE oid = 'billing.ledger_entries'::regclass`);
+    // -1: never analyzed.
+    return Math.max(0, Number(row?.reltuples ?? 0));
   }
 
   /**
@@ -374,6 +397,7 @@ export class EmbeddedLedger implements LiveMoney {
         return done;
       });
     }
+    this.writtenSinceAnalyze += entries.length;
     const now = performance.now();
     for (const e of entries) commitLag.observe((now - e.at) / 1000);
     for (const o of outcomes) {
