@@ -1,0 +1,57 @@
+/**
+ * loadRun against a local server standing in for a target: what it counts (2xx answers only, every
+ * status tallied), its windows, and its latency sample. Counts only, never rates or times.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadRun } from './load.mjs';
+
+let srv: http.Server;
+let origin: string;
+let received = 0;
+
+beforeAll(async () => {
+  // Every fourth answer is a 429, the way a gateway refuses over its limit.
+  srv = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const n = received++;
+      res.writeHead(n % 4 === 3 ? 429 : 200, { 'content-type': 'application/json' });
+      res.end('{"choices":[]}');
+    });
+  });
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((resolve) => srv.close(resolve)));
+
+test('counts 2xx answers as served, tallies every status, and spreads the served ones over its windows', async () => {
+  received = 0;
+  const result = await loadRun(
+    { origin, headers: {} },
+    { model: 'omega-k3', maxTokens: 8, connections: 4 },
+    { stream: false, seconds: 1, windows: 2 },
+  );
+  const statuses = result.statuses as Record<string, number>;
+  expect(statuses['200']).toBeGreaterThan(0);
+  expect(statuses['429']).toBeGreaterThan(0);
+  expect(result.ok).toBe(statuses['200']);
+  expect(result.non2xx).toBe(statuses['429']);
+  expect(result.latency.n).toBe(result.ok);
+  expect(result.errors).toBe(0);
+  expect(result.rps).toBeCloseTo(result.ok / result.seconds, 6);
+  expect(result.windows.map((w: { from: number; to: number }) => [w.from, w.to])).toEqual([
+    [0, 0.5],
+    [0.5, 1],
+  ]);
+  // An answer that lands after the last window's end is served but in no window.
+  const inWindows = result.windows.reduce((sum: number, w: { rps: number }) => sum + w.rps * 0.5, 0);
+  expect(Math.round(inWindows)).toBeLessThanOrEqual(result.ok);
+  expect(Math.round(inWindows)).toBeGreaterThan(0);
+});
+
+test('without windows it returns none', async () => {
+  const result = await loadRun({ origin, headers: {} }, { model: 'omega-k3', maxTokens: 8, connections: 2 }, { stream: false, seconds: 1 });
+  expect(result).not.toHaveProperty('windows');
+  expect(result.ok).toBeGreaterThan(0);
+});
