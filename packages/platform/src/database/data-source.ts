@@ -5,6 +5,8 @@
  * pool, so a pool of one connection cannot deadlock on it).
  */
 import { Client } from 'pg';
+// Before TypeORM's first load: it then loads the Postgres driver only.
+import './lazy-typeorm-drivers';
 import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
 import type { Logger } from 'pino';
 import { PinoTypeOrmLogger } from './typeorm-logger';
