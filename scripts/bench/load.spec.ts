@@ -2,17 +2,16 @@
  * loadRun against a local server standing in for a target: what it counts (2xx answers only, every
  * status tallied), its windows, and its latency sample. Counts only, never rates or times.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { loadRun } from './load.mjs';
+import { localServers } from './local-servers';
 
-let srv: http.Server;
+const servers = localServers();
 let origin: string;
 let received = 0;
 
 beforeAll(async () => {
   // Every fourth answer is a 429, the way a gateway refuses over its limit.
-  srv = http.createServer((req, res) => {
+  origin = await servers.listen((req, res) => {
     req.resume();
     req.on('end', () => {
       const n = received++;
@@ -20,10 +19,8 @@ beforeAll(async () => {
       res.end('{"choices":[]}');
     });
   });
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise((resolve) => srv.close(resolve)));
+afterAll(() => servers.closeAll());
 
 test('counts 2xx answers as served, tallies every status, and spreads the served ones over its windows', async () => {
   received = 0;

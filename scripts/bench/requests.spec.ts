@@ -3,28 +3,20 @@
  * simulator on the path a direct call takes. A local server stands in for the simulator (its
  * /_sim/requests log) and one for the target, which forwards on a path the test picks.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { localServers } from './local-servers';
 import { CHAT_PATH, checkRoute, chatBody, largeConversation } from './requests.mjs';
 
 const config = { model: 'omega-k3', maxTokens: 8 };
-let servers: http.Server[] = [];
-
-async function listen(handler: http.RequestListener): Promise<string> {
-  const s = http.createServer(handler);
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  servers.push(s);
-  return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
-}
+const servers = localServers();
 
 /** The simulator's request log, and a target that logs `upstreamPath` there and answers with `status`. */
 async function stack(upstreamPath: string, status = 200) {
   let log: Array<{ path: string }> = [];
-  const sim = await listen((req, res) => {
+  const sim = await servers.listen((req, res) => {
     if (req.method === 'DELETE') log = [];
     res.end(JSON.stringify({ data: log }));
   });
-  const origin = await listen((req, res) => {
+  const origin = await servers.listen((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
@@ -36,10 +28,7 @@ async function stack(upstreamPath: string, status = 200) {
   return { sim, target: { name: 'gw', origin, headers: {} } };
 }
 
-afterEach(async () => {
-  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
-  servers = [];
-});
+afterEach(() => servers.closeAll());
 
 describe('checkRoute', () => {
   it('passes a target whose two calls reach the simulator on the chat path', async () => {

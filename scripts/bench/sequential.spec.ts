@@ -3,8 +3,7 @@
  * simulator: how many requests each side gets, who goes first in each round, what is recorded (the
  * warm-up is not), the gateway's own x-unigate-overhead-ms, and failures. Counts only, never times.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { localServers } from './local-servers';
 import { sequentialRun } from './sequential.mjs';
 
 interface Side {
@@ -14,12 +13,12 @@ interface Side {
 }
 
 const arrivals: string[] = [];
-let servers: http.Server[] = [];
+const servers = localServers();
 
 /** A chat endpoint that logs each request's arrival under `name`; `status(n)` answers the n-th request (from 0). */
 async function server(name: string, opts: { overheadMs?: string; status?: (n: number) => number } = {}): Promise<Side> {
   let n = 0;
-  const s = http.createServer((req, res) => {
+  const origin = await servers.listen((req, res) => {
     req.resume();
     req.on('end', () => {
       arrivals.push(name);
@@ -31,9 +30,7 @@ async function server(name: string, opts: { overheadMs?: string; status?: (n: nu
       res.end(JSON.stringify({ choices: [] }));
     });
   });
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  servers.push(s);
-  return { name, origin: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, headers: {} };
+  return { name, origin, headers: {} };
 }
 
 const config = (warmup: number, maxSeconds = 30) => ({ model: 'omega-k3', maxTokens: 8, sequential: { warmup, maxSeconds } });
@@ -41,10 +38,7 @@ const config = (warmup: number, maxSeconds = 30) => ({ model: 'omega-k3', maxTok
 beforeEach(() => {
   arrivals.length = 0;
 });
-afterEach(async () => {
-  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
-  servers = [];
-});
+afterEach(() => servers.closeAll());
 
 describe('sequentialRun', () => {
   it('pairs every gateway request with a direct one, alternating who goes first, and records none of the warm-up', async () => {
