@@ -19,16 +19,16 @@ interface DataSourceLike {
 
 type DriverClass = new (dataSource: DataSourceLike) => unknown;
 
-export function loadTypeormDriversLazily(): boolean {
+function loadTypeormDriversLazily(): void {
   let root: string;
   try {
     root = dirname(require.resolve('typeorm'));
   } catch {
-    return false;
+    return;
   }
   const factoryPath = join(root, 'driver', 'DriverFactory.js');
   const postgresPath = join(root, 'driver', 'postgres', 'PostgresDriver.js');
-  if (require.cache[factoryPath] || !existsSync(factoryPath) || !existsSync(postgresPath)) return false;
+  if (require.cache[factoryPath] || !existsSync(factoryPath) || !existsSync(postgresPath)) return;
 
   let original: { create(dataSource: DataSourceLike): unknown } | undefined;
   class DriverFactory {
@@ -54,7 +54,6 @@ export function loadTypeormDriversLazily(): boolean {
   entry.loaded = true;
   entry.exports = { DriverFactory };
   require.cache[factoryPath] = entry;
-  return true;
 }
 
 loadTypeormDriversLazily();
