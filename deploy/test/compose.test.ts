@@ -156,6 +156,18 @@ describe('deploy/Dockerfile', () => {
     expect(dockerfile).toMatch(/^HEALTHCHECK .*deploy\/healthcheck\.js/m);
   });
 
+  it("makes standalone's embedded-store template in the build, after the caches are cleared, and ships it", () => {
+    const build = stages.find((stage) => stage.startsWith('deps AS build'));
+    const steps = build?.replace(/\\\n/g, ' ') ?? '';
+    const cleared = steps.indexOf('rm -rf .turbo apps/*/.turbo packages/*/.turbo node_modules/.cache');
+    const prepared = steps.indexOf('node apps/standalone/dist/prepare-template.js');
+    expect(cleared).toBeGreaterThan(0);
+    expect(prepared).toBeGreaterThan(cleared);
+    expect(existsSync(join(ROOT, 'apps', 'standalone', 'src', 'prepare-template.ts'))).toBe(true);
+    // The runtime takes the build's whole /app, node_modules/.cache with it.
+    expect(stages[stages.length - 1]).toMatch(/^COPY --from=build --chown=node:node \/app \/app$/m);
+  });
+
   it('has a .dockerignore that keeps local state and secrets out of the build context', () => {
     const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8')
       .split('\n')

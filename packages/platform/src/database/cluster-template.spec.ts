@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLUSTER_MARKER, copyTemplateCluster, defaultTemplateDir } from './cluster-template';
+import { CLUSTER_MARKER, copyTemplateCluster, defaultTemplateDir, ensureTemplate } from './cluster-template';
 
 /** A stand-in for initdb: a cluster of two files and a subdirectory, counted. */
 function fakeInitdb(delayMs = 0) {
@@ -77,6 +77,24 @@ describe('copyTemplateCluster', () => {
     expect(existsSync(join(cut, CLUSTER_MARKER))).toBe(false);
     await copyTemplateCluster(cut, template, fakeInitdb().run);
     expect(clusterOf(cut)).toEqual({ marker: '17', table: 'rows' });
+  });
+});
+
+describe('ensureTemplate', () => {
+  let root: string;
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'unigate-template-'));
+  });
+  afterEach(() => rm(root, { recursive: true, force: true }));
+
+  it('makes the template alone (an image build), and leaves one that is there as it is', async () => {
+    const template = join(root, 'cache', 'pglite-1.0.0');
+    const initdb = fakeInitdb();
+    await ensureTemplate(template, initdb.run);
+    await ensureTemplate(template, initdb.run);
+    expect(initdb.runs).toHaveLength(1);
+    expect(clusterOf(template)).toEqual({ marker: '17', table: 'rows' });
+    expect(readdirSync(root)).toEqual(['cache']);
   });
 });
 

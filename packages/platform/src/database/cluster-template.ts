@@ -27,27 +27,34 @@ export function defaultTemplateDir(pgliteEntry: string): string {
 }
 
 /**
+ * Makes `template` with `initdb` unless it is there already; resolves once it is. A template appears
+ * whole or not at all (made aside, then renamed), so processes starting together may each make one:
+ * the first rename wins and the others are dropped.
+ */
+export async function ensureTemplate(template: string, initdb: (into: string) => Promise<void>): Promise<void> {
+  const marker = join(template, CLUSTER_MARKER);
+  if (existsSync(marker)) return;
+  // Unique per call: two starts in one process may be making one at the same moment.
+  const aside = `${template}.${randomUUID()}`;
+  try {
+    await mkdir(aside, { recursive: true });
+    await initdb(aside);
+    await rename(aside, template).catch((err: NodeJS.ErrnoException) => {
+      // Another process's template got there first: use it.
+      if (!existsSync(marker)) throw err;
+    });
+  } finally {
+    await rm(aside, { recursive: true, force: true });
+  }
+}
+
+/**
  * Fills `dir` (which may already hold the application's other files) with a fresh cluster copied from
- * `template`, first making the template with `initdb` when there is none. A template appears whole or
- * not at all (made aside, then renamed), so processes starting together may each make one: the first
- * rename wins and the others are dropped.
+ * `template`, first making the template (ensureTemplate) when there is none.
  */
 export async function copyTemplateCluster(dir: string, template: string, initdb: (into: string) => Promise<void>): Promise<void> {
+  await ensureTemplate(template, initdb);
   const marker = join(template, CLUSTER_MARKER);
-  if (!existsSync(marker)) {
-    // Unique per call: two starts in one process may be making one at the same moment.
-    const aside = `${template}.${randomUUID()}`;
-    try {
-      await mkdir(aside, { recursive: true });
-      await initdb(aside);
-      await rename(aside, template).catch((err: NodeJS.ErrnoException) => {
-        // Another process's template got there first: use it.
-        if (!existsSync(marker)) throw err;
-      });
-    } finally {
-      await rm(aside, { recursive: true, force: true });
-    }
-  }
   await cp(template, dir, { recursive: true, filter: (source) => source !== marker });
   await copyFile(marker, join(dir, CLUSTER_MARKER));
 }
