@@ -20,6 +20,7 @@ import {
 } from '@unigate/contracts';
 import {
   HttpDrain,
+  lazySchemaCompilers,
   ObservabilityModule,
   PinoNestLogger,
   Readiness,
@@ -99,6 +100,7 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
     http: { headersTimeout: http.headersTimeoutMs, connectionsCheckingInterval: Math.max(50, Math.min(1_000, http.headersTimeoutMs / 4)) },
     clientErrorHandler,
     frameworkErrors,
+    schemaController: lazySchemaCompilers(),
   });
   const fastify = adapter.getInstance();
   const drain = new HttpDrain();

@@ -14,6 +14,7 @@ export * from './events/in-memory-event-bus';
 export * from './events/service-event-bus';
 export * from './auth/bearer-secret';
 export * from './lifecycle/http-drain';
+export * from './http/lazy-schema-compilers';
 export * from './lifecycle/shutdown';
 export * from './lifecycle/heap-growth';
 export * from './lifecycle/lean-async-resource-bind';

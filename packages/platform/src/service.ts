@@ -14,6 +14,7 @@ import { createLogger } from './logger';
 import { PinoNestLogger } from './nest-logger';
 import { ObservabilityModule } from './observability/observability.module';
 import { Readiness } from './observability/readiness';
+import { lazySchemaCompilers } from './http/lazy-schema-compilers';
 import { applyHeapGrowth } from './lifecycle/heap-growth';
 import { shutdownTimeoutMs } from './lifecycle/shutdown';
 
@@ -67,7 +68,9 @@ async function startService(opts: ServiceOptions): Promise<INestApplication> {
   @Module({ imports: [ObservabilityModule.withMetricsToken(process.env.UNIGATE_METRICS_TOKEN), opts.module], providers: [GrpcHost] })
   class ServiceRoot {}
 
-  const app = await NestFactory.create(ServiceRoot, new FastifyAdapter(), { logger: new PinoNestLogger(logger) });
+  const app = await NestFactory.create(ServiceRoot, new FastifyAdapter({ schemaController: lazySchemaCompilers() }), {
+    logger: new PinoNestLogger(logger),
+  });
   app.enableShutdownHooks();
   if (opts.grpc) {
     const handlers = app.get<GrpcHandlers>(GRPC_HANDLERS, { strict: false });
