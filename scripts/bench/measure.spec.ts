@@ -4,7 +4,7 @@
  * target gets (no no-decay run for the floor proxy or without direct calls), the sequential counts, and
  * the memory watch. Counts and order only, never rates or times.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { localServers } from './local-servers';
 import { measureTarget, sequentialCases } from './measure.mjs';
 
@@ -34,7 +34,7 @@ function readJson(req: IncomingMessage): Promise<{ stream?: boolean; messages: u
   });
 }
 
-function answer(res: import('node:http').ServerResponse, stream: boolean | undefined) {
+function answer(res: ServerResponse, stream: boolean | undefined) {
   if (stream) {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.end('data: {"choices":[]}\n\ndata: [DONE]\n\n');

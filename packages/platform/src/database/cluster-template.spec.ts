@@ -23,13 +23,14 @@ const clusterOf = (dir: string) => ({
   table: readFileSync(join(dir, 'base', '1', 'pg_class'), 'utf8'),
 });
 
-describe('copyTemplateCluster', () => {
-  let root: string;
-  beforeEach(async () => {
-    root = await mkdtemp(join(tmpdir(), 'unigate-template-'));
-  });
-  afterEach(() => rm(root, { recursive: true, force: true }));
+/** A fresh temporary directory per test, for templates and data directories. */
+let root: string;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'unigate-template-'));
+});
+afterEach(() => rm(root, { recursive: true, force: true }));
 
+describe('copyTemplateCluster', () => {
   it('makes the template once, then copies it into each new directory beside the files already there', async () => {
     const template = join(root, 'cache', 'pglite-1.0.0');
     const initdb = fakeInitdb();
@@ -81,12 +82,6 @@ describe('copyTemplateCluster', () => {
 });
 
 describe('ensureTemplate', () => {
-  let root: string;
-  beforeEach(async () => {
-    root = await mkdtemp(join(tmpdir(), 'unigate-template-'));
-  });
-  afterEach(() => rm(root, { recursive: true, force: true }));
-
   it('makes the template alone (an image build), and leaves one that is there as it is', async () => {
     const template = join(root, 'cache', 'pglite-1.0.0');
     const initdb = fakeInitdb();
