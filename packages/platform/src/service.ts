@@ -16,7 +16,7 @@ import { ObservabilityModule } from './observability/observability.module';
 import { Readiness } from './observability/readiness';
 import { lazySchemaCompilers } from './http/lazy-schema-compilers';
 import { applyHeapGrowth } from './lifecycle/heap-growth';
-import { shutdownTimeoutMs } from './lifecycle/shutdown';
+import { SHUTDOWN_SIGNALS, shutdownTimeoutMs } from './lifecycle/shutdown';
 
 /** Injection token: the GrpcHandlers a service module serves. */
 export const GRPC_HANDLERS = Symbol('GRPC_HANDLERS');
@@ -71,7 +71,9 @@ async function startService(opts: ServiceOptions): Promise<INestApplication> {
   const app = await NestFactory.create(ServiceRoot, new FastifyAdapter({ schemaController: lazySchemaCompilers() }), {
     logger: new PinoNestLogger(logger),
   });
-  app.enableShutdownHooks();
+  // Not Nest's default list: it also takes SIGUSR2 (a heap snapshot or diagnostic report asked of a
+  // running service would shut it down) and the fault signals (a real segfault could hang the process).
+  app.enableShutdownHooks([...SHUTDOWN_SIGNALS]);
   if (opts.grpc) {
     const handlers = app.get<GrpcHandlers>(GRPC_HANDLERS, { strict: false });
     app.get(GrpcHost).server = await startGrpcServer(`${env.HOST}:${env.GRPC_PORT}`, handlers);
