@@ -11,7 +11,7 @@ let h: Harness;
 let settler: UsageSettler;
 beforeAll(async () => {
   h = await startHarness({ mode: 'redis' });
-  settler = new UsageSettler(h.ds, logger, (account, money, holdId) => h.redis!.applyLedger(account, money, holdId));
+  settler = new UsageSettler(h.ds, logger, (account, money, holdIds) => h.redis!.applyLedger(account, money, holdIds));
 });
 afterAll(() => h.close());
 
@@ -43,32 +43,35 @@ test('a batch charges in delivery order and clamps at zero exactly as one-by-one
   expect((await readMoney(h, batched.id)).balance).toBe(0);
 });
 
-test('duplicates, unknown accounts and malformed events are reported in place; holds of several accounts go', async () => {
+test('duplicates, unknown accounts and malformed events are reported in place; every hold of several accounts goes', async () => {
   const a = await h.domain.billing.createAccount('batch-a', 100_000);
   const b = await h.domain.billing.createAccount('batch-b', 100_000);
   const holdA = await hold(h, a.id, 20_000, 'ba-1');
+  const holdA2 = await hold(h, a.id, 15_000, 'ba-2'); // two holds of one account: dropped in one call
   await hold(h, b.id, 30_000, 'bb-1');
   const earlier = usageEvent(a.id, { request_id: 'ba-0', cost_micros: 5 });
   expect(await settler.handle(earlier)).toBe('settled');
 
   const events: unknown[] = [
     usageEvent(a.id, { request_id: 'ba-1', hold_id: holdA.holdId, cost_micros: 7_000 }), // by hold id
+    usageEvent(a.id, { request_id: 'ba-2', hold_id: holdA2.holdId, cost_micros: 1_000 }),
     { ...earlier, event_id: 'replayed' }, // settled before
     usageEvent(b.id, { request_id: 'bb-1', hold_id: null, cost_micros: 9_000 }), // hold found by request id
     { nonsense: true },
     usageEvent('00000000-0000-4000-8000-000000000000', { request_id: 'ghost' }),
     usageEvent(b.id, { request_id: 'bb-1', cost_micros: 9_000 }), // a second copy within the batch
   ];
-  expect(await settler.handleBatch(events)).toEqual(['settled', 'duplicate', 'settled', 'rejected', 'rejected', 'duplicate']);
+  expect(await settler.handleBatch(events)).toEqual(['settled', 'settled', 'duplicate', 'settled', 'rejected', 'rejected', 'duplicate']);
 
   // The ledger and its copy in Redis agree, and every hold of the batch is gone.
-  expect(await readMoney(h, a.id)).toEqual({ balance: 100_000 - 5 - 7_000, copy: 100_000 - 5 - 7_000, reserved: 0 });
+  expect(await readMoney(h, a.id)).toEqual({ balance: 100_000 - 5 - 8_000, copy: 100_000 - 5 - 8_000, reserved: 0 });
   expect(await readMoney(h, b.id)).toEqual({ balance: 100_000 - 9_000, copy: 100_000 - 9_000, reserved: 0 });
-  expect((await entries(a.id)).map((e) => e.request_id).sort()).toEqual(['ba-0', 'ba-1']);
+  expect((await entries(a.id)).map((e) => e.request_id).sort()).toEqual(['ba-0', 'ba-1', 'ba-2']);
   expect((await entries(b.id)).map((e) => e.request_id)).toEqual(['bb-1']);
 
   // Delivered again as a whole: nothing changes.
   expect(await settler.handleBatch(events as UsageRecorded[])).toEqual([
+    'duplicate',
     'duplicate',
     'duplicate',
     'duplicate',

@@ -81,3 +81,47 @@ test('a handler that throws gets the same slice again, and later messages wait t
   expect(calls[1]).toEqual([0, 1, 2, 3, 4]);
   expect(calls.slice(1).flat()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
 });
+
+describe('lingerMs', () => {
+  /**
+   * Subscribes with `lingerMs`, produces `first` messages in one request, then one more once they were
+   * handed over: the time from the handler call that completed the first ones to the next call.
+   */
+  async function gapAfter(first: number, lingerMs: number | undefined): Promise<{ calls: number[][]; gapMs: number }> {
+    const bus = newBus(uniqueName('klinger'));
+    const calls: number[][] = [];
+    let firstDone = 0;
+    let next = 0;
+    await bus.subscribeBatch(
+      'lingering',
+      'lingerers',
+      async (events) => {
+        calls.push(events.map((e) => (e.payload as { n: number }).n));
+        const count = calls.flat().length;
+        if (count === first) firstDone = performance.now();
+        if (count > first) next = performance.now();
+      },
+      { maxBatch: 16, lingerMs },
+    );
+    await produceTogether(bus.name('lingering'), 'k', 0, first);
+    await waitFor('the first fetch', () => firstDone > 0);
+    await bus.publish('lingering', 'k', { n: first }, {});
+    await waitFor('the message after it', () => next > 0);
+    return { calls, gapMs: next - firstDone };
+  }
+
+  // The mock broker holds an empty fetch for the harness's 100 ms: without a linger the next message
+  // comes within about that.
+  test('after a fetch smaller than maxBatch, the next one waits lingerMs', async () => {
+    const { calls, gapMs } = await gapAfter(3, 1_000);
+    expect(calls).toEqual([[0, 1, 2], [3]]);
+    expect(gapMs).toBeGreaterThanOrEqual(990);
+  });
+
+  test('without lingerMs, or after a full fetch, the next one comes at once', async () => {
+    expect((await gapAfter(3, undefined)).gapMs).toBeLessThan(900);
+    const full = await gapAfter(40, 1_000);
+    expect(full.calls.flat()).toEqual(Array.from({ length: 41 }, (_, i) => i));
+    expect(full.gapMs).toBeLessThan(900);
+  });
+});

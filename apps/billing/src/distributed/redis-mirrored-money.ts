@@ -42,7 +42,7 @@ export class RedisMirroredMoney implements LiveMoney {
     return Promise.resolve();
   }
 
-  /** After a settlement committed (or was found done): drop its hold, push the balance. */
-  afterSettle = (accountId: string, money: AccountMoney, holdId: string | null): Promise<void> =>
-    this.redis.applyLedger(accountId, money, holdId);
+  /** After settlements committed (or were found done): drop their holds, push the balance. */
+  afterSettle = (accountId: string, money: AccountMoney, holdIds: readonly string[]): Promise<void> =>
+    this.redis.applyLedger(accountId, money, holdIds);
 }

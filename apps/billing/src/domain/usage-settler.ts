@@ -14,8 +14,8 @@ import { settleBatch, type BatchOutcome } from './settle-batch';
 import { settleOne } from './settle-one';
 import { validUsageEvent, type SettleOutcome } from './usage-event';
 
-/** Told what the ledger holds after an event settled (or turned out a duplicate): hold and balance. */
-export type AfterSettle = (accountId: string, money: AccountMoney, holdId: string | null) => Promise<void>;
+/** Told what the ledger holds after events of an account settled (or turned out duplicates): their holds and the balance. */
+export type AfterSettle = (accountId: string, money: AccountMoney, holdIds: readonly string[]) => Promise<void>;
 
 export class UsageSettler {
   constructor(
@@ -35,7 +35,7 @@ export class UsageSettler {
     const r = await settleOne(this.ds, ev, randomUUID());
     if (r.outcome === 'unknown_account') return this.report(ev, r);
     // A duplicate too: the first delivery may have committed and died before it told the copy.
-    await this.afterSettle(ev.account_id, r.money, holdOf(ev));
+    await this.afterSettle(ev.account_id, r.money, [holdOf(ev)]);
     return this.report(ev, r);
   }
 
@@ -53,13 +53,15 @@ export class UsageSettler {
       this.ds,
       valid.map((v) => v.ev),
     );
-    // One update per account with its final money, and every hold of the batch dropped.
-    await Promise.all(
-      valid.map((v) => {
-        const m = money.get(v.ev.account_id);
-        return m ? this.afterSettle(v.ev.account_id, m, holdOf(v.ev)) : undefined;
-      }),
-    );
+    // One update per account: its final money, and every hold it had in the batch dropped.
+    const holds = new Map<string, string[]>();
+    for (const { ev } of valid) {
+      if (!money.has(ev.account_id)) continue;
+      const ids = holds.get(ev.account_id);
+      if (ids) ids.push(holdOf(ev));
+      else holds.set(ev.account_id, [holdOf(ev)]);
+    }
+    await Promise.all([...holds].map(([accountId, ids]) => this.afterSettle(accountId, money.get(accountId)!, ids)));
     valid.forEach((v, i) => (outcomes[v.index] = this.report(v.ev, settled[i])));
     return outcomes;
   }

@@ -83,21 +83,28 @@ return {0, now}
 `;
 
 /**
- * Drops a settled or refunded hold, and puts the ledger's balance in Redis when it is newer than what
+ * Drops settled or refunded holds, and puts the ledger's balance in Redis when it is newer than what
  * Redis has. Idempotent: replaying it changes nothing.
  * KEYS  1 (unused) · 2 (unused) · 3 money · 4 holds · 5 amounts
  * ARGV  1 hold id ('' = none) · 2 balance ('' = none to apply) · 3 version
  *       4 'create' (load an account Redis does not hold) or 'update' (only touch one it holds)
+ *       5… more hold ids (a settled batch's other holds of the account)
  * →  1 when Redis holds the account's money afterwards, else 0
  */
 export const APPLY_LUA = `
-if ARGV[1] ~= '' then
-  local a = redis.call('HGET', KEYS[5], ARGV[1])
+local function drop_hold(id)
+  local a = redis.call('HGET', KEYS[5], id)
   if a then
     redis.call('HINCRBY', KEYS[3], 'reserved', -tonumber(a))
-    redis.call('HDEL', KEYS[5], ARGV[1])
-    redis.call('ZREM', KEYS[4], ARGV[1])
+    redis.call('HDEL', KEYS[5], id)
+    redis.call('ZREM', KEYS[4], id)
   end
+end
+if ARGV[1] ~= '' then
+  drop_hold(ARGV[1])
+end
+for i = 5, #ARGV do
+  drop_hold(ARGV[i])
 end
 if ARGV[2] == '' then
   return redis.call('EXISTS', KEYS[3])

@@ -38,7 +38,7 @@ type Keys5 = [string, string, string, string, string];
 
 interface Commands {
   unigateAdmit(...args: [...Keys5, number, number, string, number, number, number, string, number]): Promise<[number, number]>;
-  unigateApply(...args: [...Keys5, string, string, string, 'create' | 'update']): Promise<number>;
+  unigateApply(...args: [...Keys5, string, string, string, 'create' | 'update', ...string[]]): Promise<number>;
   unigateRead(...args: Keys5): Promise<string[]>;
   unigateRefresh(slots: string, id: string, ttlMs: number): Promise<number>;
 }
@@ -140,15 +140,18 @@ export class RedisReservations implements Reservations {
 
   /**
    * Billing's side: after the ledger changed an account's balance, push it (with its version) and
-   * drop the settled hold. A balance Redis does not hold yet is left for the next admission to load.
+   * drop the settled holds, in one call. A balance Redis does not hold yet is left for the next
+   * admission to load.
    */
-  async applyLedger(accountId: string, money: AccountMoney, holdId?: string | null): Promise<void> {
+  async applyLedger(accountId: string, money: AccountMoney, holdIds: readonly string[] = []): Promise<void> {
+    const [first = '', ...more] = holdIds;
     await this.redis.unigateApply(
       ...this.accountKeys(accountId),
-      holdId ?? '',
+      first,
       String(money.balance_micros),
       String(money.version),
       'update',
+      ...more,
     );
   }
 

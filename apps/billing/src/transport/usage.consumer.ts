@@ -16,6 +16,13 @@ export const BILLING_CONSUMER_GROUP = 'billing';
 /** Events settled per transaction at most. */
 export const SETTLE_BATCH_MAX = 500;
 
+/**
+ * After a fetch smaller than SETTLE_BATCH_MAX, the wait before the next (SubscribeBatchOptions.lingerMs):
+ * at a moderate rate the next batch then holds what arrived meanwhile instead of one event, which
+ * takes billing's CPU per event down by ~40 % (docs/billing.md). A settlement comes at most this much later.
+ */
+export const SETTLE_LINGER_MS = 10;
+
 interface BatchCapableBus {
   subscribeBatch(topic: string, groupId: string, handler: BatchEventHandler, opts?: SubscribeBatchOptions): Promise<void>;
 }
@@ -44,6 +51,6 @@ export function subscribeUsageConsumer(bus: EventBus, settler: UsageSettler, log
         for (const payload of payloads) await settler.handle(payload);
       }
     },
-    { maxBatch: SETTLE_BATCH_MAX },
+    { maxBatch: SETTLE_BATCH_MAX, lingerMs: SETTLE_LINGER_MS },
   );
 }
