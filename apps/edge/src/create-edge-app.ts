@@ -6,7 +6,6 @@
 import 'reflect-metadata';
 import { Module, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import multipart from '@fastify/multipart';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   ENDPOINTS,
@@ -108,8 +107,6 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
   fastify.server.maxConnections = http.maxConnections;
   answerUnmetExpectations(fastify.server);
   registerJsonBodyParser(fastify);
-  // Multipart endpoints (image edits) read their parts in the pipeline, within their spec's limits.
-  void fastify.register(multipart);
   registerRequestHooks(fastify);
 
   const auth = new Authenticator(ports.billing, {

@@ -7,7 +7,6 @@
  */
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import multipart from '@fastify/multipart';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -119,7 +118,6 @@ describe('MCP tools of file and byte capabilities (stand-in specs on the real pi
     });
     fastify = Fastify();
     registerJsonBodyParser(fastify);
-    await fastify.register(multipart);
     registerRequestHooks(fastify);
     registerEndpoints(fastify, pipeline, auth, logger, specs);
     registerMcp(fastify, { auth, billing: {} as never, catalog, specs, logger });

@@ -25,7 +25,8 @@ function setUp() {
   const { billing, calls } = fakeBilling();
   const events: boolean[] = [];
   const auth = new Authenticator(billing, { ttlMs: TTL, now: () => now, onBillingFailing: (failing) => events.push(failing) });
-  const authenticate = (key = KEY) => auth.authenticate(requestWith(key));
+  // As a promise whichever way it answered (a cached key answers at once).
+  const authenticate = async (key = KEY) => auth.authenticate(requestWith(key));
   /** Authenticates KEY once, billing answering with the principal. */
   const learn = async () => {
     const p = authenticate();
@@ -45,6 +46,17 @@ describe('Authenticator', () => {
     await expect(authenticate()).resolves.toBe(principal);
     await tick();
     expect(calls).toHaveLength(0);
+  });
+
+  it('answers a cached key at once, without a promise, and a key nobody knows with a 401', async () => {
+    const { auth, calls, learn } = setUp();
+    await learn();
+    expect(auth.authenticate(requestWith(KEY))).toBe(principal);
+    const unknown = auth.authenticate(requestWith('sk-unknown'));
+    expect(unknown).toBeInstanceOf(Promise);
+    await tick();
+    calls.shift()!.resolve(null);
+    await expect(unknown).rejects.toMatchObject({ status: 401 });
   });
 
   it('looks a busy key up again in the background after half its TTL, answering from the cache meanwhile, once', async () => {

@@ -56,12 +56,15 @@ export class Authenticator {
     this.now = opts.now ?? Date.now;
   }
 
-  async authenticate(request: FastifyRequest, opts: AuthOptions = {}): Promise<KeyPrincipal> {
+  /**
+   * The caller's principal: at once when this replica's cache answers (the usual case, and then no
+   * promise is made on the request's path), otherwise once billing has.
+   */
+  authenticate(request: FastifyRequest, opts: AuthOptions = {}): KeyPrincipal | Promise<KeyPrincipal> {
     const key = extractKey(request, opts);
     if (!key) throw errors.invalidApiKey('Missing API key. Send it as Authorization: Bearer sk-...');
-    const principal = await this.principalOf(hashApiKey(key));
-    if (!principal) throw errors.invalidApiKey('Incorrect API key provided.');
-    return principal;
+    const principal = this.principalOf(hashApiKey(key));
+    return principal instanceof Promise ? principal.then(known) : known(principal);
   }
 
   revoked(keyHash: string): void {
@@ -69,7 +72,7 @@ export class Authenticator {
     this.cache.delete(keyHash);
   }
 
-  private async principalOf(hash: string): Promise<KeyPrincipal | null> {
+  private principalOf(hash: string): KeyPrincipal | null | Promise<KeyPrincipal | null> {
     const cached = this.cache.get(hash, this.now());
     if (!cached) return this.lookUp(hash);
     const { principal, age } = cached;
@@ -83,6 +86,11 @@ export class Authenticator {
       this.lookUpInBackground(hash);
       return principal;
     }
+    return this.lookUpOrKeep(hash, principal);
+  }
+
+  /** A key past its TTL: billing's answer, or the cached one if billing cannot answer. */
+  private async lookUpOrKeep(hash: string, principal: KeyPrincipal): Promise<KeyPrincipal | null> {
     const epoch = this.revocations;
     try {
       return await this.lookUp(hash);
@@ -143,4 +151,10 @@ function extractKey(request: FastifyRequest, opts: AuthOptions): string | undefi
     return Array.isArray(k) ? k[0] : k;
   }
   return undefined;
+}
+
+/** A principal, or the 401 of a key nobody knows. */
+function known(principal: KeyPrincipal | null): KeyPrincipal {
+  if (!principal) throw errors.invalidApiKey('Incorrect API key provided.');
+  return principal;
 }

@@ -15,25 +15,33 @@ export class HttpDrain {
 
   /** Tracks every request of `fastify`; call before routes are registered. */
   attach(fastify: FastifyInstance): void {
-    const forget = async (request: FastifyRequest) => {
-      this.receiving.delete(request);
-      this.handling.delete(request);
-    };
-    fastify.addHook('onRequest', async (request) => {
+    // Callback hooks: they run on every request, and an async one costs a promise and a microtask turn each.
+    fastify.addHook('onRequest', (request, reply, done) => {
       this.receiving.add(request);
+      // A connection that closes without a response (the client left) ends the request too. The
+      // listener goes on the response, which closes with the request or with its connection: one on
+      // the socket would stay there for every request a keep-alive connection ever carried.
+      reply.raw.once('close', () => this.forget(request));
+      done();
     });
-    fastify.addHook('preHandler', async (request) => {
+    fastify.addHook('preHandler', (request, _reply, done) => {
       this.receiving.delete(request);
       this.handling.add(request);
+      done();
     });
-    fastify.addHook('onResponse', forget);
-    fastify.addHook('onRequestAbort', forget);
-    // A connection that closes without a response (the client left) ends the request too. The
-    // listener goes on the response, which closes with the request or with its connection: one on
-    // the socket would stay there for every request a keep-alive connection ever carried.
-    fastify.addHook('onRequest', async (request, reply) => {
-      reply.raw.once('close', () => void forget(request));
+    fastify.addHook('onResponse', (request, _reply, done) => {
+      this.forget(request);
+      done();
     });
+    fastify.addHook('onRequestAbort', (request, done) => {
+      this.forget(request);
+      done();
+    });
+  }
+
+  private forget(request: FastifyRequest): void {
+    this.receiving.delete(request);
+    this.handling.delete(request);
   }
 
   get inFlight(): number {
