@@ -81,3 +81,38 @@ test('duplicates, unknown accounts and malformed events are reported in place; e
   ]);
   expect(await readMoney(h, b.id)).toEqual({ balance: 100_000 - 9_000, copy: 100_000 - 9_000, reserved: 0 });
 });
+
+test('an entry another account wrote meanwhile for the same request rolls the whole batch back, balances included', async () => {
+  const a = await h.domain.billing.createAccount('batch-race-a', 50_000);
+  const b = await h.domain.billing.createAccount('batch-race-b', 50_000);
+  // Another settlement (under account b) has inserted the entry of request 'race-1' and not committed
+  // yet: the batch's read of known requests cannot see it, its insert waits for it and then skips it.
+  const other = h.ds.createQueryRunner();
+  await other.connect();
+  await other.startTransaction();
+  try {
+    await other.query(
+      `INSERT INTO billing.ledger_entries (id, account_id, request_id, event_id, key_id, model, kind, input_tokens,
+         cached_input_tokens, output_tokens, units, cost_micros, charged_micros, balance_after_micros, occurred_at)
+       VALUES (gen_random_uuid(), $1, 'race-1', 'race-ev', 'key_1', 'm', 'chat', 0, 0, 0, '{}', 1, 1, 0, now())`,
+      [b.id],
+    );
+    const batch = settler.handleBatch([
+      usageEvent(a.id, { request_id: 'race-0', cost_micros: 3_000 }),
+      usageEvent(a.id, { request_id: 'race-1', cost_micros: 4_000 }),
+    ]);
+    await new Promise((r) => setTimeout(r, 200));
+    await other.commitTransaction();
+    await expect(batch).rejects.toThrow(/already existed under another account; rolled back/);
+  } finally {
+    if (other.isTransactionActive) await other.rollbackTransaction();
+    await other.release();
+  }
+  // Nothing of the batch stayed: neither its entries nor the balance its statement had written.
+  expect(await entries(a.id)).toEqual([]);
+  expect((await readMoney(h, a.id)).balance).toBe(50_000);
+  // Redelivered one by one (the consumer's fallback): race-1 is the other account's, race-0 is charged once.
+  expect(await settler.handle(usageEvent(a.id, { request_id: 'race-0', cost_micros: 3_000 }))).toBe('settled');
+  expect(await settler.handle(usageEvent(a.id, { request_id: 'race-1', cost_micros: 4_000 }))).toBe('duplicate');
+  expect((await readMoney(h, a.id)).balance).toBe(47_000);
+});

@@ -8,9 +8,10 @@
  *    granted, so it sees everything committed by whoever held them: any other settlement of these
  *    requests (all settlements lock the event's account first) has either committed or not started.
  * 3. In memory, event by event in delivery order: charge min(cost, balance), balance after.
- * 4. Insert the entries and write the new balances. If the ledger's unique index still refused an
- *    entry (only possible for events that disagree about the account of a request), the transaction
- *    is rolled back and the batch redelivered, rather than commit charges computed on a wrong premise.
+ * 4. Insert the entries and write the new balances, in one statement. If the ledger's unique index
+ *    still refused an entry (only possible for events that disagree about the account of a request),
+ *    the transaction is rolled back and the batch redelivered, rather than commit charges computed on
+ *    a wrong premise.
  * Every account's balance and version afterwards come back, for the copy of the money in Redis.
  */
 import type { UsageRecorded } from '@unigate/contracts';
@@ -27,14 +28,24 @@ export interface BatchResult {
   money: Map<string, AccountMoney>;
 }
 
-/** Wrapped in a WITH: TypeORM hands back a bare UPDATE's rows together with its row count. */
-const WRITE_BALANCES_SQL = `
-  WITH u AS (
+/**
+ * The batch's entries ($1) and the balances they produced ($2: [{id, balance}]) in one statement, one
+ * round trip: a row per inserted entry (`request_id`), then a row per account written (`id`, its
+ * balance and version after). Either part failing its check rolls back the whole transaction.
+ */
+const WRITE_ENTRIES_AND_BALANCES_SQL = `
+  WITH ins AS (${INSERT_ENTRIES_SQL}),
+  u AS (
     UPDATE billing.accounts a SET balance_micros = b.balance
-    FROM jsonb_to_recordset($1::jsonb) AS b(id uuid, balance bigint) WHERE a.id = b.id
+    FROM jsonb_to_recordset($2::jsonb) AS b(id uuid, balance bigint) WHERE a.id = b.id
     RETURNING a.id, a.balance_micros, a.version
   )
-  SELECT id, balance_micros::text AS balance, version::text AS version FROM u`;
+  SELECT request_id, NULL AS id, NULL AS balance, NULL AS version FROM ins
+  UNION ALL
+  SELECT NULL, id::text, balance_micros::text, version::text FROM u`;
+
+type WrittenRow =
+  { request_id: string; id: null; balance: null; version: null } | { request_id: null; id: string; balance: string; version: string };
 
 export async function settleBatch(ds: DataSource, events: UsageRecorded[]): Promise<BatchResult> {
   return ds.transaction(async (m) => {
@@ -62,19 +73,19 @@ export async function settleBatch(ds: DataSource, events: UsageRecorded[]): Prom
       return { outcome: 'settled', chargedMicros: charged };
     });
     if (rows.length === 0) return { outcomes, money };
-    const inserted: unknown[] = await m.query(INSERT_ENTRIES_SQL, [JSON.stringify(rows)]);
-    if (inserted.length !== rows.length) {
+    const changed = [...new Set(rows.filter((r) => r.charged_micros > 0).map((r) => r.account_id))];
+    const written: WrittenRow[] = await m.query(WRITE_ENTRIES_AND_BALANCES_SQL, [
+      JSON.stringify(rows),
+      JSON.stringify(changed.map((id) => ({ id, balance: money.get(id)!.balance_micros }))),
+    ]);
+    const inserted = written.filter((w) => w.request_id !== null).length;
+    if (inserted !== rows.length) {
       throw new Error(
-        `usage batch: ${rows.length - inserted.length} ledger entries already existed under another account; rolled back for redelivery`,
+        `usage batch: ${rows.length - inserted} ledger entries already existed under another account; rolled back for redelivery`,
       );
     }
-    const changed = [...new Set(rows.filter((r) => r.charged_micros > 0).map((r) => r.account_id))];
-    if (changed.length > 0) {
-      const written: Array<{ id: string; balance: string; version: string }> = await m.query(WRITE_BALANCES_SQL, [
-        JSON.stringify(changed.map((id) => ({ id, balance: money.get(id)!.balance_micros }))),
-      ]);
-      for (const w of written) money.set(w.id, { balance_micros: parseBigint(w.balance), version: parseBigint(w.version) });
-    }
+    for (const w of written)
+      if (w.request_id === null) money.set(w.id, { balance_micros: parseBigint(w.balance), version: parseBigint(w.version) });
     return { outcomes, money };
   });
 }
