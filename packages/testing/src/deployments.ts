@@ -42,11 +42,19 @@ export interface Stack {
   processes: NodeProcess[];
   stop(): Promise<void>;
   /**
-   * Stops one process (SIGTERM, or SIGKILL with `crash`) and starts it again on the same ports and
-   * data, its environment changed by `env`. Labels: catalog, billing, chat, edge, edge-2, ...;
-   * standalone has one process (any label).
+   * Stops one process (with `signal`, SIGTERM by default, or SIGKILL with `crash`) and starts it again
+   * on the same ports and data, its environment changed by `env`. Labels: catalog, billing, chat,
+   * edge, edge-2, ...; standalone has one process (any label).
    */
-  restart?(label: string, opts?: { env?: Record<string, string>; crash?: boolean }): Promise<NodeProcess>;
+  restart?(label: string, opts?: RestartOptions): Promise<NodeProcess>;
+}
+
+export interface RestartOptions {
+  env?: Record<string, string>;
+  /** SIGKILL: no shutdown hook runs. */
+  crash?: boolean;
+  /** The signal a clean stop is asked with (default SIGTERM). */
+  signal?: NodeJS.Signals;
 }
 
 export interface DeploymentOptions {
@@ -143,9 +151,9 @@ export async function startStandalone(extraEnv: Record<string, string> = {}, opt
       await proc.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
-    // The one process, stopped (SIGTERM, or SIGKILL with `crash`) and started again on the same data.
+    // The one process, stopped (its signal, or SIGKILL with `crash`) and started again on the same data.
     async restart(_label, o = {}) {
-      await (o.crash ? proc.kill() : proc.stop());
+      await (o.crash ? proc.kill() : proc.stop(o.signal));
       Object.assign(env, o.env);
       proc = await launch();
       processes.splice(0, processes.length, proc);
@@ -211,10 +219,10 @@ export async function startDistributed(extraEnv: Record<string, string> = {}, op
     started.set(label, { name, ports, env, process: p });
     return p;
   };
-  const restart = async (label: string, o: { env?: Record<string, string>; crash?: boolean } = {}) => {
+  const restart = async (label: string, o: RestartOptions = {}) => {
     const s = started.get(label);
     if (!s) throw new Error(`no process labelled ${label}`);
-    await (o.crash ? s.process.kill() : s.process.stop());
+    await (o.crash ? s.process.kill() : s.process.stop(o.signal));
     processes.splice(processes.indexOf(s.process), 1);
     return start(s.name, s.ports, { ...s.env, ...o.env }, label);
   };

@@ -15,15 +15,18 @@ export interface StartNodeProcessOptions {
   readyUrl?: string;
   /** How long to wait for readyUrl (default 30 s). */
   timeoutMs?: number;
-  /** stop(): how long to wait after SIGTERM before SIGKILL (default 5 s). */
+  /** stop(): how long to wait after its signal before SIGKILL (default 5 s). */
   graceMs?: number;
 }
 
 export interface NodeProcess {
   name: string;
   pid: number;
-  /** SIGTERM, then SIGKILL after the grace period; resolves once the process has exited. Idempotent. */
-  stop(): Promise<void>;
+  /**
+   * `signal` (default SIGTERM), then SIGKILL after the grace period; resolves once the process has
+   * exited. Idempotent: a second call waits for the first.
+   */
+  stop(signal?: NodeJS.Signals): Promise<void>;
   /** SIGKILL at once (a crash: no shutdown hook runs); resolves once the process has exited. */
   kill(): Promise<void>;
   /** Everything the process wrote to stdout and stderr so far (the last ~1 MB), for failure messages. */
@@ -100,10 +103,10 @@ export async function startNodeProcess(options: StartNodeProcessOptions): Promis
       await waitExit(child, 5_000);
       running.delete(handle);
     },
-    stop: () => {
+    stop: (signal = 'SIGTERM') => {
       stopping ??= (async () => {
         if (!exited()) {
-          child.kill('SIGTERM');
+          child.kill(signal);
           if (!(await waitExit(child, graceMs))) {
             child.kill('SIGKILL');
             await waitExit(child, 5_000);

@@ -2,7 +2,8 @@
  * SIGTERM with a stalled client attached and a stream in flight: the stalled upload is closed at
  * once, the stream finishes, the process exits cleanly well before the shutdown deadline (not
  * killed after the test harness's 5 s grace), and after a restart the stream's charge is in the
- * ledger — nothing is lost on SIGTERM.
+ * ledger — nothing is lost on SIGTERM. The same again with SIGHUP (a closed terminal, or a
+ * supervisor's stop signal), which drains the same way (platform's SHUTDOWN_SIGNALS).
  */
 import { connect, type Socket } from 'node:net';
 import type { Stack } from './stacks';
@@ -30,43 +31,46 @@ export function shutdownSuite(start: () => Promise<Stack>, edgeLabel: string) {
   let stack: Stack;
   useStack(start, (s) => (stack = s));
 
-  it('drains a stream, drops a stalled upload, exits cleanly, and bills what it answered', async () => {
-    const admin = new Admin(stack);
-    const { accountId, key } = await admin.fundedKey(10);
-    // A slow stream: about 2 s of tokens.
-    await fetch(`${stack.simUrl}/_sim/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ match: { model: MODEL }, token_delay_ms: 100 }),
-    });
-    const stream = await openaiFor(stack, key).chat.completions.create({
-      model: MODEL,
-      messages: [{ role: 'user', content: 'tell me a long story' }],
-      max_tokens: 20,
-      stream: true,
-    });
-    const chunks: string[] = [];
-    const reading = (async () => {
-      for await (const chunk of stream) chunks.push(chunk.choices[0]?.delta?.content ?? '');
-    })();
-    const stalled = await stalledUpload(stack.origin, key);
-    await new Promise((r) => setTimeout(r, 300));
+  it.each(['SIGTERM', 'SIGHUP'] as const)(
+    'on %s: drains a stream, drops a stalled upload, exits cleanly, and bills what it answered',
+    async (signal) => {
+      const admin = new Admin(stack);
+      const { accountId, key } = await admin.fundedKey(10);
+      // A slow stream: about 2 s of tokens.
+      await fetch(`${stack.simUrl}/_sim/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ match: { model: MODEL }, token_delay_ms: 100 }),
+      });
+      const stream = await openaiFor(stack, key).chat.completions.create({
+        model: MODEL,
+        messages: [{ role: 'user', content: 'tell me a long story' }],
+        max_tokens: 20,
+        stream: true,
+      });
+      const chunks: string[] = [];
+      const reading = (async () => {
+        for await (const chunk of stream) chunks.push(chunk.choices[0]?.delta?.content ?? '');
+      })();
+      const stalled = await stalledUpload(stack.origin, key);
+      await new Promise((r) => setTimeout(r, 300));
 
-    const process = stack.processes.find((p) => p.name === edgeLabel || p.name === 'standalone')!;
-    const sigterm = performance.now();
-    const restarted = stack.restart!(edgeLabel);
-    // The stalled upload produced nothing: it does not wait for the deadline.
-    expect((await stalled.closed) - sigterm).toBeLessThan(1_500);
-    await reading;
-    expect(chunks.join('').length).toBeGreaterThan(0);
-    await restarted;
-    // A clean exit within the harness's 5 s grace: the stalled client did not hold the process.
-    expect(process.exited()).toBe('exit code 0');
+      const process = stack.processes.find((p) => p.name === edgeLabel || p.name === 'standalone')!;
+      const signalled = performance.now();
+      const restarted = stack.restart!(edgeLabel, { signal });
+      // The stalled upload produced nothing: it does not wait for the deadline.
+      expect((await stalled.closed) - signalled).toBeLessThan(1_500);
+      await reading;
+      expect(chunks.join('').length).toBeGreaterThan(0);
+      await restarted;
+      // A clean exit within the harness's 5 s grace: the stalled client did not hold the process.
+      expect(process.exited()).toBe('exit code 0');
 
-    await fetch(`${stack.simUrl}/_sim/faults`, { method: 'DELETE' });
-    const usage = await admin.usage(accountId);
-    expect(usage).toHaveLength(1);
-    expect(usage[0].output_tokens).toBeGreaterThan(0);
-    expect((await admin.account(accountId)).balance_usd).toBeCloseTo(10 - usage[0].cost_micros / 1e6, 6);
-  });
+      await fetch(`${stack.simUrl}/_sim/faults`, { method: 'DELETE' });
+      const usage = await admin.usage(accountId);
+      expect(usage).toHaveLength(1);
+      expect(usage[0].output_tokens).toBeGreaterThan(0);
+      expect((await admin.account(accountId)).balance_usd).toBeCloseTo(10 - usage[0].cost_micros / 1e6, 6);
+    },
+  );
 }
