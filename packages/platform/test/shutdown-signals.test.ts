@@ -57,8 +57,10 @@ describe('the signals that stop a service', () => {
     'stops gracefully on %s',
     async (name) => {
       proc = (await startService(reportDir)).proc;
-      process.kill(proc.pid, name);
-      await waitFor('the service to exit', () => proc!.exited() !== undefined, 10_000);
+      await proc.stop(name);
+      // Ended by the signal itself (Nest raises it again once its hooks ran), not by stop()'s SIGKILL
+      // after its grace.
+      expect(proc.exited()).not.toBe('signal SIGKILL');
       expect(proc.logs()).toContain(`shutdown hooks ran on ${name}`);
     },
     40_000,
