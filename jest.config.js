@@ -26,6 +26,7 @@ const workspaceDirs = {
   '^@unigate/catalog/lookup$': '<rootDir>/apps/catalog/src/lookup',
   '^@unigate/video/embedded$': '<rootDir>/apps/video/src/embedded',
   '^@unigate/platform/database$': '<rootDir>/packages/platform/src/database',
+  '^@unigate/platform/embedded-postgres$': '<rootDir>/packages/platform/src/database/embedded-postgres',
   '^@unigate/platform/distributed$': '<rootDir>/packages/platform/src/distributed',
   '^@unigate/(contracts|proto|providers|platform|testing)$': '<rootDir>/packages/$1/src',
   '^@unigate/(edge|chat|billing|catalog|media|video|upstream-sim|standalone)$': '<rootDir>/apps/$1/src',

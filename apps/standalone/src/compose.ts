@@ -22,13 +22,15 @@ import {
   startSweeper,
   UsageRecorder,
 } from '@unigate/platform';
-import { EMBEDDED_POOL_SIZE, startEmbeddedPostgres } from '@unigate/platform/database';
+import { EMBEDDED_POOL_SIZE, type EmbeddedPostgres, startEmbeddedPostgres } from '@unigate/platform/database';
 
 /** How often expired results are deleted from the data directory. */
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 export interface ComposeOptions {
   dataDir: string;
+  /** The embedded Postgres of `dataDir`, when the caller started it already (main.ts); else started here. */
+  database?: Promise<EmbeddedPostgres>;
   adminToken: string;
   /** Signs the links to kept results (alpha images). */
   linkSecret: string;
@@ -49,10 +51,11 @@ export interface Gateway {
 
 export async function composeGateway(opts: ComposeOptions): Promise<Gateway> {
   const { logger } = opts;
-  // The catalog first: a bad UNIGATE_CONFIG should fail before anything else starts.
+  // The catalog first: a bad UNIGATE_CONFIG fails before any service starts (only a database that
+  // main.ts started may run, and main.ts closes it).
   const catalog = createCatalog({ env: opts.env });
   const bus = new InMemoryEventBus({ logger });
-  const pg = await startEmbeddedPostgres(opts.dataDir);
+  const pg = await (opts.database ?? startEmbeddedPostgres(opts.dataDir));
   const cleanup: Array<() => Promise<unknown>> = [() => pg.close()];
   try {
     const dataSource = await openBillingDataSource({ url: pg.url, poolSize: EMBEDDED_POOL_SIZE, logger });

@@ -110,17 +110,31 @@ async function initialize(dir: string, opts: EmbeddedPostgresOptions): Promise<v
 }
 
 export async function startEmbeddedPostgres(dataDir: string, opts: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
+  return (await launchEmbeddedPostgres(dataDir, opts)).started;
+}
+
+/**
+ * startEmbeddedPostgres in two steps: resolves as soon as the worker runs (the data directory made or
+ * copied first), with `started` for the rest, so a caller can do other work while Postgres starts on
+ * its own thread. Work of the caller's that blocks its event loop must wait for this step: the copy
+ * and the worker's creation are asynchronous.
+ */
+export async function launchEmbeddedPostgres(
+  dataDir: string,
+  opts: EmbeddedPostgresOptions = {},
+): Promise<{ started: Promise<EmbeddedPostgres> }> {
   const dir = resolve(dataDir);
   await mkdir(dir, { recursive: true });
   if (!existsSync(join(dir, CLUSTER_MARKER))) await initialize(dir, opts);
   const { worker, started } = startWorker(dir, opts, false);
-  const msg = await started;
-  if (msg.type !== 'ready') throw new Error(`embedded Postgres failed to start: ${msg.type}`);
-  const conn = msg.conn;
+  return { started: started.then((msg) => running(worker, msg)) };
+}
 
+function running(worker: Worker, msg: WorkerMessage): EmbeddedPostgres {
+  if (msg.type !== 'ready') throw new Error(`embedded Postgres failed to start: ${msg.type}`);
   let closing: Promise<void> | undefined;
   return {
-    url: `postgres://postgres@${conn}/postgres`,
+    url: `postgres://postgres@${msg.conn}/postgres`,
     close: () =>
       (closing ??= new Promise<void>((done) => {
         worker.once('exit', () => done());

@@ -1,0 +1,50 @@
+/**
+ * `npm start`'s entry (apps/standalone/dist/main.js) starts the embedded Postgres before it loads the
+ * rest of the gateway. A start that fails after that (here: a UNIGATE_CONFIG that does not exist,
+ * which the catalog reads only once the gateway's modules are loaded) says why on stderr and exits 1:
+ * the database's worker thread does not keep the process alive. The data directory it made then
+ * serves a normal start. Run on the built entry, as `npm start` runs it.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { appScript, freePort, startNodeProcess } from '@unigate/testing';
+
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'unigate-start-'));
+});
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+test('a start that fails once the database runs exits 1 saying why, and its data directory then starts', async () => {
+  const [port, simPort] = [await freePort(), await freePort()];
+  const env = { ...process.env, PORT: String(port), UNIGATE_SIM_PORT: String(simPort), UNIGATE_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+
+  const failed = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [appScript('standalone')],
+      { env: { ...env, UNIGATE_CONFIG: join(dataDir, 'missing.yaml') }, timeout: 30_000 },
+      (_err, _out, stderr) => resolve({ code: child.exitCode, stderr }),
+    );
+  });
+  expect(failed.code).toBe(1);
+  expect(failed.stderr).toMatch(/^Invalid UNIGATE_CONFIG \(.*missing\.yaml\):\n {2}- cannot read the file: ENOENT/);
+  expect(failed.stderr).not.toMatch(/unhandled|Unhandled/);
+
+  const gateway = await startNodeProcess({
+    name: 'standalone',
+    script: appScript('standalone'),
+    env,
+    readyUrl: `http://127.0.0.1:${port}/health/ready`,
+  });
+  try {
+    const key = readFileSync(join(dataDir, 'bootstrap-key'), 'utf8').trim();
+    const res = await fetch(`http://127.0.0.1:${port}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+  } finally {
+    await gateway.stop();
+  }
+});
