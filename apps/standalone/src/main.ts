@@ -1,8 +1,8 @@
 /**
  * `npm start` (start.ts has the whole story). This entry starts the embedded Postgres first and only
- * then loads the rest of the gateway: PGlite's start (about a second of WASM on its own worker thread)
- * runs beside the main thread's loading of the gateway's modules (about two seconds, synchronous)
- * instead of after it.
+ * then loads the rest of the gateway: on the store's worker thread, a new data directory's copy of
+ * the template cluster and PGlite's start (about a second of WASM) run beside the main thread's
+ * loading of the gateway's modules (one to two seconds, synchronous) instead of after it.
  */
 import '@unigate/platform/telemetry-register';
 import { launchEmbeddedPostgres, type EmbeddedPostgres } from '@unigate/platform/embedded-postgres';
@@ -11,7 +11,7 @@ import { dataDirFrom } from './data-dir';
 let database: Promise<EmbeddedPostgres> | undefined;
 
 async function main() {
-  // The data directory is made and the worker created first: both need this event loop.
+  // The directory and the worker are made first: both need this event loop, which loading blocks.
   ({ started: database } = await launchEmbeddedPostgres(dataDirFrom(process.env)));
   // start() awaits it and reports its failure; until then a rejection is not an unhandled one.
   database.catch(() => undefined);

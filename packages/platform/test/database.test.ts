@@ -3,13 +3,21 @@
  * schema creation, migrations once, persistence across restarts, and no lost update under concurrent
  * row-locking transactions on the embedded store (INFRA.md: it runs one transaction at a time).
  */
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Column, Entity, PrimaryColumn, type DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { createTestDatabase, type TestDatabase } from '@unigate/testing';
 import { createLogger } from '@unigate/platform';
-import { bigintTransformer, createDataSource, EMBEDDED_POOL_SIZE, startEmbeddedPostgres } from '@unigate/platform/database';
+import {
+  bigintTransformer,
+  createDataSource,
+  EMBEDDED_POOL_SIZE,
+  prepareEmbeddedTemplate,
+  startEmbeddedPostgres,
+} from '@unigate/platform/database';
+import { Client } from 'pg';
 
 @Entity({ name: 'counters' })
 class Counter {
@@ -93,5 +101,34 @@ describe('on the embedded store', () => {
     expect(applied).toHaveLength(1);
     await ds2.destroy();
     await again.close();
+  });
+
+  test('a new directory is the template copied beside the files already there; a copy cut short is made again', async () => {
+    const template = await prepareEmbeddedTemplate();
+    const fresh = join(dir, 'fresh');
+    mkdirSync(fresh);
+    writeFileSync(join(fresh, 'bootstrap-key'), 'sk-1');
+    // A copy the process died in: part of the files, each database's files emptied (not yet written), no marker.
+    const cut = join(dir, 'cut');
+    cpSync(join(template, 'base'), join(cut, 'base'), { recursive: true });
+    for (const db of readdirSync(join(cut, 'base'))) {
+      for (const file of readdirSync(join(cut, 'base', db))) writeFileSync(join(cut, 'base', db, file), '');
+    }
+    expect(existsSync(join(cut, 'PG_VERSION'))).toBe(false);
+
+    for (const d of [fresh, cut]) {
+      const pg = await startEmbeddedPostgres(d, { template });
+      const client = new Client({ connectionString: pg.url });
+      try {
+        await client.connect();
+        const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM pg_class');
+        expect(Number(rows[0].n)).toBeGreaterThan(100);
+      } finally {
+        await client.end();
+        await pg.close();
+      }
+      expect(readFileSync(join(d, 'PG_VERSION'), 'utf8')).toBe(readFileSync(join(template, 'PG_VERSION'), 'utf8'));
+    }
+    expect(readFileSync(join(fresh, 'bootstrap-key'), 'utf8')).toBe('sk-1');
   });
 });

@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLUSTER_MARKER, copyTemplateCluster, defaultTemplateDir, ensureTemplate } from './cluster-template';
+import { CLUSTER_MARKER, defaultTemplateDir, ensureTemplate } from './cluster-template';
 
 /** A stand-in for initdb: a cluster of two files and a subdirectory, counted. */
 function fakeInitdb(delayMs = 0) {
@@ -30,30 +30,25 @@ beforeEach(async () => {
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
 
-describe('copyTemplateCluster', () => {
-  it('makes the template once, then copies it into each new directory beside the files already there', async () => {
+describe('ensureTemplate', () => {
+  it('makes the template once, aside and then renamed, and leaves one that is there as it is', async () => {
     const template = join(root, 'cache', 'pglite-1.0.0');
     const initdb = fakeInitdb();
-    const first = join(root, 'a');
-    mkdirSync(first);
-    await writeFile(join(first, 'bootstrap-key'), 'sk-1');
-    await copyTemplateCluster(first, template, initdb.run);
-    await copyTemplateCluster(join(root, 'b'), template, initdb.run);
+    await ensureTemplate(template, initdb.run);
+    await ensureTemplate(template, initdb.run);
     expect(initdb.runs).toHaveLength(1);
     expect(initdb.runs[0]).not.toBe(template); // made aside, then renamed
     expect(clusterOf(template)).toEqual({ marker: '17', table: 'rows' });
-    expect(clusterOf(first)).toEqual({ marker: '17', table: 'rows' });
-    expect(clusterOf(join(root, 'b'))).toEqual({ marker: '17', table: 'rows' });
-    expect(readFileSync(join(first, 'bootstrap-key'), 'utf8')).toBe('sk-1');
+    expect(readdirSync(root)).toEqual(['cache']);
     expect(readdirSync(join(root, 'cache'))).toEqual(['pglite-1.0.0']);
   });
 
   it('lets processes starting together each make one: the first wins, nothing is left aside', async () => {
     const template = join(root, 'cache', 'pglite-1.0.0');
     const initdb = fakeInitdb(30);
-    await Promise.all(['a', 'b', 'c'].map((d) => copyTemplateCluster(join(root, d), template, initdb.run)));
+    await Promise.all([1, 2, 3].map(() => ensureTemplate(template, initdb.run)));
     expect(initdb.runs.length).toBeGreaterThan(1);
-    for (const d of ['a', 'b', 'c']) expect(clusterOf(join(root, d))).toEqual({ marker: '17', table: 'rows' });
+    expect(clusterOf(template)).toEqual({ marker: '17', table: 'rows' });
     expect(readdirSync(join(root, 'cache'))).toEqual(['pglite-1.0.0']);
   });
 
@@ -63,33 +58,11 @@ describe('copyTemplateCluster', () => {
       writeFileSync(join(into, 'half'), '');
       throw new Error('initdb: out of memory');
     };
-    await expect(copyTemplateCluster(join(root, 'a'), template, broken)).rejects.toThrow('out of memory');
+    await expect(ensureTemplate(template, broken)).rejects.toThrow('out of memory');
     expect(readdirSync(join(root, 'cache'))).toEqual([]);
     const initdb = fakeInitdb();
-    await copyTemplateCluster(join(root, 'a'), template, initdb.run);
-    expect(clusterOf(join(root, 'a'))).toEqual({ marker: '17', table: 'rows' });
-  });
-
-  it('completes a copy that was cut short before its marker (the process died mid-copy)', async () => {
-    const template = join(root, 'cache', 'pglite-1.0.0');
-    await copyTemplateCluster(join(root, 'a'), template, fakeInitdb().run);
-    const cut = join(root, 'cut');
-    mkdirSync(join(cut, 'base'), { recursive: true });
-    expect(existsSync(join(cut, CLUSTER_MARKER))).toBe(false);
-    await copyTemplateCluster(cut, template, fakeInitdb().run);
-    expect(clusterOf(cut)).toEqual({ marker: '17', table: 'rows' });
-  });
-});
-
-describe('ensureTemplate', () => {
-  it('makes the template alone (an image build), and leaves one that is there as it is', async () => {
-    const template = join(root, 'cache', 'pglite-1.0.0');
-    const initdb = fakeInitdb();
     await ensureTemplate(template, initdb.run);
-    await ensureTemplate(template, initdb.run);
-    expect(initdb.runs).toHaveLength(1);
     expect(clusterOf(template)).toEqual({ marker: '17', table: 'rows' });
-    expect(readdirSync(root)).toEqual(['cache']);
   });
 });
 

@@ -1,13 +1,14 @@
 /**
  * A new embedded data directory as a copy of initdb's output instead of a run of initdb: PGlite's
- * initdb takes 6–7 s of WASM on 2 cores (and ~500 MB while it runs), a copy of its result 0.2 s. The
- * template is made once per PGlite version, by the first start that needs it, in a cache beside the
- * installed packages (`node_modules/.cache/unigate/`); settings (postgresql.conf additions) are
- * applied at every start, so one template serves every configuration.
+ * initdb takes 6–7 s of WASM on 2 cores (and ~500 MB while it runs), a copy of its result 0.2–0.8 s
+ * (made by the store's worker thread: embedded-postgres-worker.ts). The template is made once per
+ * PGlite version, by the first start that needs it, in a cache beside the installed packages
+ * (`node_modules/.cache/unigate/`); settings (postgresql.conf additions) are applied at every start,
+ * so one template serves every configuration.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { cp, copyFile, mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 /** The file whose presence marks a complete cluster: copied last, so a copy cut short is redone. */
@@ -46,15 +47,4 @@ export async function ensureTemplate(template: string, initdb: (into: string) =>
   } finally {
     await rm(aside, { recursive: true, force: true });
   }
-}
-
-/**
- * Fills `dir` (which may already hold the application's other files) with a fresh cluster copied from
- * `template`, first making the template (ensureTemplate) when there is none.
- */
-export async function copyTemplateCluster(dir: string, template: string, initdb: (into: string) => Promise<void>): Promise<void> {
-  await ensureTemplate(template, initdb);
-  const marker = join(template, CLUSTER_MARKER);
-  await cp(template, dir, { recursive: true, filter: (source) => source !== marker });
-  await copyFile(marker, join(dir, CLUSTER_MARKER));
 }

@@ -208,11 +208,23 @@ class WireServer {
   }
 }
 
+// A new cluster copied from the template, here rather than on the main thread, which may be busy
+// loading the rest of the process meanwhile (launchEmbeddedPostgres). Its marker goes last, so a
+// copy cut short is not taken for a cluster and is made again at the next start.
+function copyCluster(template, dir, markerName) {
+  const { cpSync, copyFileSync } = require('node:fs');
+  const { join } = require('node:path');
+  const marker = join(template, markerName);
+  cpSync(template, dir, { recursive: true, filter: (source) => source !== marker });
+  copyFileSync(marker, join(dir, markerName));
+}
+
 (async () => {
   let db;
   let server;
   let wire;
   try {
+    if (workerData.copyFrom) copyCluster(workerData.copyFrom, workerData.dataDir, workerData.marker);
     db = await PGlite.create(workerData.dataDir, { postgresqlconf: workerData.postgresqlconf });
     if (workerData.initOnly) {
       // initdb's memory stays with the thread that ran it: this one closes and exits, taking it along.

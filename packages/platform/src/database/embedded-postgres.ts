@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { CLUSTER_MARKER, copyTemplateCluster, defaultTemplateDir, ensureTemplate } from './cluster-template';
+import { CLUSTER_MARKER, defaultTemplateDir, ensureTemplate } from './cluster-template';
 import { EMBEDDED_WORKER_SOURCE } from './embedded-postgres-worker';
 
 export const EMBEDDED_POOL_SIZE = 1;
@@ -50,7 +50,10 @@ const PGLITE_ENTRY = require.resolve('@electric-sql/pglite');
 
 type WorkerMessage = { type: 'ready'; conn: string } | { type: 'initialized' } | { type: 'error'; message: string } | { type: 'closed' };
 
-function startWorker(dir: string, opts: EmbeddedPostgresOptions, initOnly: boolean): { worker: Worker; started: Promise<WorkerMessage> } {
+/** `initOnly`: run initdb in `dir` and exit. `copyFrom`: a template the worker copies into `dir` first. */
+type WorkerJob = { initOnly: true } | { initOnly: false; copyFrom?: string };
+
+function startWorker(dir: string, opts: EmbeddedPostgresOptions, job: WorkerJob): { worker: Worker; started: Promise<WorkerMessage> } {
   const worker = new Worker(EMBEDDED_WORKER_SOURCE, {
     eval: true,
     workerData: {
@@ -59,7 +62,8 @@ function startWorker(dir: string, opts: EmbeddedPostgresOptions, initOnly: boole
       maxConnections: opts.maxConnections ?? 64,
       pglite: PGLITE_ENTRY,
       postgresqlconf: EMBEDDED_POSTGRES_CONF,
-      initOnly,
+      marker: CLUSTER_MARKER,
+      ...job,
     },
   });
   const started = new Promise<WorkerMessage>((ok, fail) => {
@@ -81,7 +85,7 @@ function startWorker(dir: string, opts: EmbeddedPostgresOptions, initOnly: boole
  * resident) would otherwise stay with the process for its lifetime.
  */
 async function initdb(dir: string, opts: EmbeddedPostgresOptions): Promise<void> {
-  const init = startWorker(dir, opts, true);
+  const init = startWorker(dir, opts, { initOnly: true });
   const exited = new Promise<void>((done) => init.worker.once('exit', () => done()));
   await init.started;
   await exited;
@@ -98,15 +102,22 @@ export async function prepareEmbeddedTemplate(template = defaultTemplateDir(PGLI
   return template;
 }
 
-/** A new cluster in `dir`: copied from the template when one can be had, else made in place. */
-async function initialize(dir: string, opts: EmbeddedPostgresOptions): Promise<void> {
+/**
+ * A new cluster for `dir`: the template it is to be copied from (made first when there is none), or
+ * none when no template can be had, and initdb made the cluster in `dir` itself.
+ */
+async function initialize(dir: string, opts: EmbeddedPostgresOptions): Promise<string | undefined> {
   try {
     const template = opts.template === undefined ? defaultTemplateDir(PGLITE_ENTRY) : opts.template;
-    if (template) return await copyTemplateCluster(dir, template, (into) => initdb(into, opts));
+    if (template) {
+      await ensureTemplate(template, (into) => initdb(into, opts));
+      return template;
+    }
   } catch {
     // No template to be had (a read-only install, a full disk): initdb here, as without one.
   }
   await initdb(dir, opts);
+  return undefined;
 }
 
 export async function startEmbeddedPostgres(dataDir: string, opts: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
@@ -114,10 +125,10 @@ export async function startEmbeddedPostgres(dataDir: string, opts: EmbeddedPostg
 }
 
 /**
- * startEmbeddedPostgres in two steps: resolves as soon as the worker runs (the data directory made or
- * copied first), with `started` for the rest, so a caller can do other work while Postgres starts on
- * its own thread. Work of the caller's that blocks its event loop must wait for this step: the copy
- * and the worker's creation are asynchronous.
+ * startEmbeddedPostgres in two steps: resolves as soon as the worker runs, with `started` for the
+ * rest (a new directory's copy of the template, then Postgres), so a caller can do other work while
+ * they run on the worker's thread. Work of the caller's that blocks its event loop must wait for this
+ * step: making the directory and the worker are asynchronous.
  */
 export async function launchEmbeddedPostgres(
   dataDir: string,
@@ -125,8 +136,9 @@ export async function launchEmbeddedPostgres(
 ): Promise<{ started: Promise<EmbeddedPostgres> }> {
   const dir = resolve(dataDir);
   await mkdir(dir, { recursive: true });
-  if (!existsSync(join(dir, CLUSTER_MARKER))) await initialize(dir, opts);
-  const { worker, started } = startWorker(dir, opts, false);
+  // The copy of a template (~40 MB in ~1,000 files) is the worker's: it then runs beside the caller.
+  const copyFrom = existsSync(join(dir, CLUSTER_MARKER)) ? undefined : await initialize(dir, opts);
+  const { worker, started } = startWorker(dir, opts, { initOnly: false, copyFrom });
   return { started: started.then((msg) => running(worker, msg)) };
 }
 
