@@ -5,20 +5,22 @@
  * loading of the gateway's modules (one to two seconds, synchronous) instead of after it.
  */
 import '@unigate/platform/telemetry-register';
+import { resolve } from 'node:path';
 import { launchEmbeddedPostgres, type EmbeddedPostgres } from '@unigate/platform/embedded-postgres';
-import { dataDirFrom } from './data-dir';
 
 let database: Promise<EmbeddedPostgres> | undefined;
 
 async function main() {
+  // Its database, journal, results and generated secrets.
+  const dataDir = resolve(process.env.UNIGATE_DATA_DIR ?? './.unigate');
   // The directory and the worker are made first: both need this event loop, which loading blocks.
-  ({ started: database } = await launchEmbeddedPostgres(dataDirFrom(process.env)));
+  ({ started: database } = await launchEmbeddedPostgres(dataDir));
   // start() awaits it and reports its failure; until then a rejection is not an unhandled one.
   database.catch(() => undefined);
   // Only now: the rest of the gateway loads (synchronously) while Postgres starts on its thread.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { start } = require('./start') as typeof import('./start');
-  await start(database);
+  await start(dataDir, database);
 }
 
 main().catch(async (err: unknown) => {

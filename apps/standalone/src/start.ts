@@ -13,7 +13,6 @@ import { banner } from './banner';
 import { composeGateway } from './compose';
 import { DEFAULT_WEBHOOK_RETRY } from '@unigate/video/embedded';
 import { generateAdminToken, generateApiKey, persistentSecret } from './secrets';
-import { dataDirFrom } from './data-dir';
 import type { EmbeddedPostgres } from '@unigate/platform/embedded-postgres';
 
 const env = z.object({
@@ -35,13 +34,11 @@ const env = z.object({
   UNIGATE_LINK_SECRET: z.string().min(16, 'UNIGATE_LINK_SECRET must be at least 16 characters').optional(),
 });
 
-/** The gateway on `database`, the embedded Postgres main.ts started in the data directory. */
-export async function start(database: Promise<EmbeddedPostgres>): Promise<void> {
+/** The gateway on `dataDir` (UNIGATE_DATA_DIR) and `database`, the embedded Postgres main.ts started there. */
+export async function start(dataDir: string, database: Promise<EmbeddedPostgres>): Promise<void> {
   applyHeapGrowth(process.env, STANDALONE_HEAP_GROWING_PERCENT);
   const e = readEnv(env);
   const logger = createLogger('standalone');
-  // main.ts started the database there (UNIGATE_DATA_DIR).
-  const dataDir = dataDirFrom(process.env);
   const adminToken = e.UNIGATE_ADMIN_TOKEN ?? persistentSecret(dataDir, 'admin-token', generateAdminToken);
   const apiKey = e.UNIGATE_BOOTSTRAP_KEY ?? persistentSecret(dataDir, 'bootstrap-key', generateApiKey);
   // Signs result links; kept across restarts so links stay valid for their whole 24 hours.
