@@ -25,5 +25,6 @@ export * from './storage/s3-object-store';
 export * from './storage/result-storage';
 export * from './storage/result-links';
 export * from './process-ids';
+export * from './serial-lane';
 // The database helpers are `@unigate/platform/database` (src/database/index.ts); the gRPC transport and
 // the service host `@unigate/platform/distributed` (src/distributed.ts).

@@ -5,6 +5,7 @@
  * (The mock answers a fetch with one produced record batch, so the tests produce several messages
  * per request, as a busy producer's batching would.)
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Kafka, logLevel } from 'kafkajs';
 import { kafkaBrokers, uniqueName, waitFor } from '@unigate/testing';
 import { createLogger, KafkaEventBus, type BusEvent } from '@unigate/platform';
@@ -34,6 +35,21 @@ async function produceTogether(topic: string, key: string, from: number, n: numb
       acks: -1,
       messages: Array.from({ length: n }, (_, i) => ({ key, value: JSON.stringify({ n: from + i }), headers: { seq: String(from + i) } })),
     });
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+/** The mock cluster creates every topic with this many partitions (INFRA.md). */
+const PARTITIONS = 4;
+
+/** One message to each partition of `topic`, in ONE send. */
+async function produceToEveryPartition(topic: string): Promise<void> {
+  const producer = new Kafka({ clientId: 'batch-producer', brokers: kafkaBrokers(), logLevel: logLevel.NOTHING }).producer();
+  await producer.connect();
+  try {
+    const messages = Array.from({ length: PARTITIONS }, (_, partition) => ({ partition, value: JSON.stringify({ n: partition }) }));
+    await producer.send({ topic, acks: -1, messages });
   } finally {
     await producer.disconnect();
   }
@@ -117,6 +133,30 @@ describe('lingerMs', () => {
     const { calls, sinceFirstMs } = await nextCall(3, 1_000);
     expect(calls).toEqual([[0, 1, 2], [3]]);
     expect(sinceFirstMs).toBeGreaterThanOrEqual(990);
+  });
+
+  // One worker would handle one partition's batch, wait, then the next (each ~1 s apart here).
+  test("the waits after a fetch's partitions overlap, and their handlers still run one at a time", async () => {
+    const bus = newBus(uniqueName('klinger'));
+    const handledAt: number[] = [];
+    let running = 0;
+    let mostRunning = 0;
+    await bus.subscribeBatch(
+      'spread',
+      'lingerers',
+      async (events) => {
+        mostRunning = Math.max(mostRunning, ++running);
+        await sleep(20); // another partition's handler would start meanwhile if they ran at once
+        handledAt.push(...events.map(() => performance.now()));
+        running--;
+      },
+      { maxBatch: 16, lingerMs: 1_000 },
+    );
+    await produceToEveryPartition(bus.name('spread'));
+    await waitFor('an event of every partition', () => handledAt.length >= PARTITIONS);
+    expect(handledAt).toHaveLength(PARTITIONS);
+    expect(Math.max(...handledAt) - Math.min(...handledAt)).toBeLessThan(500);
+    expect(mostRunning).toBe(1);
   });
 
   // The mock broker holds an empty fetch for the harness's 100 ms and answers only then: without a

@@ -20,7 +20,7 @@
 import { dropOldest, type UsageRecorded } from '@unigate/contracts';
 import type { Logger } from '@unigate/platform';
 import { Histogram } from 'prom-client';
-import { metricsRegistry } from '@unigate/platform';
+import { metricsRegistry, SerialLane } from '@unigate/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { findAccountRow, readAccount, run, type Db } from '../domain/account-queries';
 import { addToBalance, insertCredit } from '../domain/accounts';
@@ -38,7 +38,6 @@ import { requireMicros } from '../domain/validate';
 import type { AccountMoney } from '@unigate/contracts';
 import { MemoryMoney } from '../reservations';
 import { LedgerJournal } from './ledger-journal';
-import { SerialLane } from './serial-lane';
 
 export interface EmbeddedLedgerOptions {
   /** How long a settled charge may wait before its group commit starts (default COMMIT_WINDOW_MS). */

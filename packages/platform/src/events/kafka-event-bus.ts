@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { readEnv, wholeNumber } from '../env';
 import { backoffMs, type BackoffOptions } from './backoff';
 import type { EventBus, EventHandler, EventMeta } from './event-bus';
+import { SerialLane } from '../serial-lane';
 import { fixKafkajsIdleLoop } from './kafkajs-idle-loop';
 import { runInTraceContext, withTraceHeaders } from './trace-headers';
 
@@ -97,11 +98,19 @@ export interface SubscribeBatchOptions {
    * next fetch, so that it gathers what arrived meanwhile. A fetch answers as soon as there is
    * anything, so at a steady moderate rate each event came alone: one fetch, one offset commit and
    * one handler call (a transaction) per event. The wait adds at most this much to an event's
-   * latency, once per partition that had events in the fetch; a full fetch is followed at once.
+   * latency (the waits of a fetch's partitions overlap); a full fetch is followed at once.
    * 0 (default): fetch again at once.
    */
   lingerMs?: number;
 }
+
+/**
+ * Partitions a lingering subscription works on at once. kafkajs hands a fetch's batches, one per
+ * partition, to this many workers and fetches again once all are done: with one worker the waits
+ * after each batch added up (a member of 12 partitions waited 12 times per fetch). Their handlers
+ * still run one at a time.
+ */
+const LINGERING_PARTITIONS = 32;
 
 const tracer = trace.getTracer('unigate-event-bus');
 
@@ -109,6 +118,8 @@ interface Subscription {
   topics: string[];
   groupId: string;
   eachBatch: (sub: Subscription, p: EachBatchPayload) => Promise<void>;
+  /** kafkajs's partitionsConsumedConcurrently. */
+  partitionsAtOnce: number;
   consumer: Consumer;
   joined: boolean;
   crashed: boolean;
@@ -246,22 +257,30 @@ export class KafkaEventBus implements EventBus {
   async subscribeBatch(topic: string, groupId: string, handler: BatchEventHandler, opts: SubscribeBatchOptions = {}): Promise<void> {
     const maxBatch = Math.max(1, opts.maxBatch ?? 500);
     const lingerMs = opts.lingerMs ?? 0;
-    await this.consume([this.name(topic)], groupId, async (sub, p) => {
-      const handled = await this.processSlices(sub, topic, handler, maxBatch, p);
-      if (handled && lingerMs > 0 && p.batch.messages.length < maxBatch && p.isRunning() && !p.isStale()) await sleep(lingerMs);
-    });
+    const handlers = new SerialLane();
+    await this.consume(
+      [this.name(topic)],
+      groupId,
+      async (sub, p) => {
+        const handled = await handlers.run(() => this.processSlices(sub, topic, handler, maxBatch, p));
+        if (handled && lingerMs > 0 && p.batch.messages.length < maxBatch && p.isRunning() && !p.isStale()) await sleep(lingerMs);
+      },
+      lingerMs > 0 ? LINGERING_PARTITIONS : 1,
+    );
   }
 
   private async consume(
     topics: string[],
     groupId: string,
     eachBatch: (sub: Subscription, p: EachBatchPayload) => Promise<void>,
+    partitionsAtOnce = 1,
   ): Promise<void> {
     if (this.closed) throw new Error('KafkaEventBus is closed');
     const sub: Subscription = {
       topics,
       groupId,
       eachBatch,
+      partitionsAtOnce,
       consumer: this.newConsumer(groupId),
       joined: false,
       crashed: false,
@@ -307,6 +326,7 @@ export class KafkaEventBus implements EventBus {
     await consumer.subscribe({ topics: sub.topics, fromBeginning: true });
     await consumer.run({
       eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: sub.partitionsAtOnce,
       eachBatch: (payload) => sub.eachBatch(sub, payload),
     });
   }

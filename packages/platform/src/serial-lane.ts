@@ -1,7 +1,8 @@
 /**
  * Runs async jobs one after another, in the order they were queued. The embedded ledger puts every
  * database write and every load of an account's money on one lane, so a load never reads between a
- * write and the memory update that goes with it.
+ * write and the memory update that goes with it; a lingering Kafka subscription (subscribeBatch)
+ * handles its partitions' batches on one, so their waits overlap but their handlers do not.
  */
 export class SerialLane {
   private tail: Promise<unknown> = Promise.resolve();
