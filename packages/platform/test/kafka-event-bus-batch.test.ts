@@ -6,7 +6,7 @@
  * per request, as a busy producer's batching would.)
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, type Message } from 'kafkajs';
 import { kafkaBrokers, uniqueName, waitFor } from '@unigate/testing';
 import { createLogger, KafkaEventBus, type BusEvent } from '@unigate/platform';
 
@@ -25,34 +25,34 @@ function newBus(topicPrefix: string): KafkaEventBus {
   return bus;
 }
 
-/** n messages for one key in ONE produce request (one record batch). */
-async function produceTogether(topic: string, key: string, from: number, n: number): Promise<void> {
+/** `messages` in ONE send, by a producer of its own. */
+async function sendTogether(topic: string, messages: Message[]): Promise<void> {
   const producer = new Kafka({ clientId: 'batch-producer', brokers: kafkaBrokers(), logLevel: logLevel.NOTHING }).producer();
   await producer.connect();
   try {
-    await producer.send({
-      topic,
-      acks: -1,
-      messages: Array.from({ length: n }, (_, i) => ({ key, value: JSON.stringify({ n: from + i }), headers: { seq: String(from + i) } })),
-    });
+    await producer.send({ topic, acks: -1, messages });
   } finally {
     await producer.disconnect();
   }
+}
+
+/** n messages for one key in ONE produce request (one record batch). */
+function produceTogether(topic: string, key: string, from: number, n: number): Promise<void> {
+  return sendTogether(
+    topic,
+    Array.from({ length: n }, (_, i) => ({ key, value: JSON.stringify({ n: from + i }), headers: { seq: String(from + i) } })),
+  );
 }
 
 /** The mock cluster creates every topic with this many partitions (INFRA.md). */
 const PARTITIONS = 4;
 
 /** One message to each partition of `topic`, in ONE send. */
-async function produceToEveryPartition(topic: string): Promise<void> {
-  const producer = new Kafka({ clientId: 'batch-producer', brokers: kafkaBrokers(), logLevel: logLevel.NOTHING }).producer();
-  await producer.connect();
-  try {
-    const messages = Array.from({ length: PARTITIONS }, (_, partition) => ({ partition, value: JSON.stringify({ n: partition }) }));
-    await producer.send({ topic, acks: -1, messages });
-  } finally {
-    await producer.disconnect();
-  }
+function produceToEveryPartition(topic: string): Promise<void> {
+  return sendTogether(
+    topic,
+    Array.from({ length: PARTITIONS }, (_, partition) => ({ partition, value: JSON.stringify({ n: partition }) })),
+  );
 }
 
 afterEach(async () => {
