@@ -264,6 +264,21 @@ describe.each(stores)('%s', (_name, makeStore) => {
     await expect(acquire(l, key({}, randomUUID(), acct), 1_000)).resolves.toMatchObject({ holdId: expect.any(String) });
   });
 
+  it("a finished call's hold shrinks to its cost: the rest is available at once; it never grows, and 0 gives it all back", async () => {
+    const l = await store.open();
+    const acct = account(10_000);
+    const p = key({}, randomUUID(), acct);
+    const first = await acquire(l, p, 6_000);
+    await expect(acquire(l, p, 6_000)).rejects.toMatchObject({ status: 402, message: expect.stringMatching(/4000|0\.004/) });
+    await first.shrinkTo(1_000);
+    const second = await acquire(l, p, 6_000); // 10 000 - 1 000 held
+    await first.shrinkTo(5_000); // not grown back
+    await expect(acquire(l, p, 3_001)).rejects.toMatchObject({ status: 402 });
+    await second.shrinkTo(0);
+    await first.shrinkTo(0);
+    await expect(acquire(l, p, 10_000)).resolves.toMatchObject({ holdId: expect.any(String) });
+  });
+
   it('an account the ledger does not know is a 404', async () => {
     const l = await store.open();
     await expect(acquire(l, key({}, randomUUID(), randomUUID()), 10)).rejects.toMatchObject({ status: 404 });
@@ -293,6 +308,24 @@ describe('RedisReservations and the ledger', () => {
     const other = account(10);
     await store.applyLedger(other, { balance_micros: 10, version: 1 });
     expect(await store.read(other)).toBeNull();
+  });
+});
+
+describe('RedisReservations: a shrunk hold and its settlement', () => {
+  it('keeps reserved equal to the live holds, whichever comes first: the shrink or the settlement that drops the hold', async () => {
+    const store = await readyRedis(`${uniqueName('res')}:`);
+    const acct = account(50_000);
+    const p = key({}, randomUUID(), acct);
+    const early = await acquire(store, p, 20_000);
+    const late = await acquire(store, p, 20_000);
+    await early.shrinkTo(3_000);
+    expect(await store.read(acct)).toMatchObject({ reserved_micros: 23_000, held_micros: 23_000 });
+    // Billing settles both (3 000 and 2 000 charged): the shrunk hold and the whole one go.
+    await store.applyLedger(acct, { balance_micros: 45_000, version: 2 }, [early.holdId!, late.holdId!]);
+    expect(await store.read(acct)).toMatchObject({ balance_micros: 45_000, reserved_micros: 0, held_micros: 0 });
+    // The edge's shrink arriving after the settlement finds no hold and changes nothing.
+    await late.shrinkTo(2_000);
+    expect(await store.read(acct)).toMatchObject({ balance_micros: 45_000, reserved_micros: 0, held_micros: 0 });
   });
 });
 

@@ -98,7 +98,7 @@ describe('MCP tools of file and byte capabilities (stand-in specs on the real pi
       reservations: {
         admit: async (req: AdmitRequest) => {
           holds.push(req.amount_micros);
-          return { holdId: req.request_id, refund: async () => undefined, finish: async () => undefined };
+          return { holdId: req.request_id, refund: async () => undefined, shrinkTo: async () => undefined, finish: async () => undefined };
         },
       } as never,
       services: {

@@ -22,7 +22,7 @@ beforeAll(async () => {
   bus = new InMemoryEventBus({ logger });
   video = createVideoService({
     dataSource: ds,
-    usage: { record: async () => undefined },
+    usage: { record: async () => 0 },
     billing: { releaseHold: async () => undefined },
     // Never polled here: the tasks are stored, not run.
     catalog: { resolve: async () => Promise.reject(new Error('not polled in this test')) },

@@ -72,6 +72,7 @@ function service(opts: { lockMs?: number; timeoutMs?: number; prefix?: string; s
         // Stands for a process killed before the usage was recorded.
         if (failures-- > 0) throw new Error('killed before the usage was recorded');
         charged.push({ hold: call.hold_id, usage });
+        return 0;
       },
     },
     billing: { releaseHold: async (_account, hold) => void released.push(hold) },
@@ -230,7 +231,7 @@ describe('video tasks on BullMQ', () => {
   it('the sweeper picks up a task whose poll job was lost', async () => {
     const lost = createVideoService({
       dataSource: ds,
-      usage: { record: async () => undefined },
+      usage: { record: async () => 0 },
       billing: { releaseHold: async () => undefined },
       catalog,
       bus: new InMemoryEventBus({ logger }),

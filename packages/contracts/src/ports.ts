@@ -159,26 +159,36 @@ export interface EndpointPort {
    */
   readonly preparesWhileHeld?: boolean;
   /** `signal` aborts the upstream call when the client goes away. */
-  call(call: EndpointCall, signal?: AbortSignal, timing?: UpstreamTiming, admission?: Promise<void>): Promise<unknown>;
+  call(call: EndpointCall, signal?: AbortSignal, meter?: CallMeter, admission?: Promise<void>): Promise<unknown>;
   /**
-   * Items as they come; `signal` aborts the upstream call when the client goes away. `timing` holds
-   * the upstream wait up to the first item by the time that item is yielded.
+   * Items as they come; `signal` aborts the upstream call when the client goes away. `meter` holds
+   * the upstream wait up to the first item by the time that item is yielded, and the cost once the
+   * items end.
    */
-  stream(call: EndpointCall, signal: AbortSignal, timing?: UpstreamTiming, admission?: Promise<void>): AsyncIterable<unknown>;
+  stream(call: EndpointCall, signal: AbortSignal, meter?: CallMeter, admission?: Promise<void>): AsyncIterable<unknown>;
 }
 
-/**
- * Milliseconds a call spent waiting on its upstreams (every attempt: to the whole answer, or to a
- * stream's first event). The service adds to it; the edge subtracts it from the time the request
- * took to report the gateway's own overhead (`x-unigate-overhead-ms`).
- */
-export interface UpstreamTiming {
-  ms: number;
+/** What the service measured of a call, filled in as it runs; the edge reads it when the call ends. */
+export interface CallMeter {
+  /**
+   * Milliseconds spent waiting on upstreams (every attempt: to the whole answer, or to a stream's
+   * first event). The edge subtracts it from the time the request took to report the gateway's own
+   * overhead (`x-unigate-overhead-ms`).
+   */
+  upstream_ms: number;
+  /**
+   * What the call costs, as its usage event charges it; set once that usage is recorded, absent
+   * when nothing was (a failed call, a video task that is billed when it finishes). The edge shrinks
+   * the call's hold to it, so the account's next call is not refused for money a finished call no
+   * longer needs while billing settles it (docs/billing.md).
+   */
+  cost_micros?: number;
 }
 
 /** Where a service reports what a call produced; billing settles the hold from it. */
 export interface UsageSink {
-  record(call: Omit<EndpointCall, 'body' | 'files'>, usage: Usage): Promise<void>;
+  /** Resolves the cost the call is charged (its usage event's cost_micros). */
+  record(call: Omit<EndpointCall, 'body' | 'files'>, usage: Usage): Promise<number>;
 }
 
 /** The video service's task lookup (GET /v1/videos/generations/{id}): the account's task by either id kind, else a 404. */

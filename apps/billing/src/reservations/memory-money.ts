@@ -50,6 +50,15 @@ export class MemoryAccount {
     this.reserved -= h.amount;
   }
 
+  /** Keeps at most `amount` of a hold reserved (0 drops it); unknown holds are fine. */
+  shrink(holdId: string, amount: number): void {
+    const h = this.holds.get(holdId);
+    if (!h || amount >= h.amount) return;
+    if (amount <= 0) return this.drop(holdId);
+    this.reserved -= h.amount - amount;
+    h.amount = amount;
+  }
+
   /** Takes `cost` from the balance, at most what is there (the balance never goes below zero). */
   charge(cost: number): number {
     const charged = Math.min(cost, this.balance);

@@ -84,6 +84,7 @@ export class MemoryReservations implements Reservations {
     return {
       holdId: holdIdOf(req),
       refund: once(() => account?.drop(requestId)),
+      shrinkTo: async (costMicros) => account?.shrink(requestId, costMicros),
       finish: once(finish),
     };
   }

@@ -124,6 +124,28 @@ return 1
 `;
 
 /**
+ * Keeps at most an amount of a hold reserved: a finished call's hold, down to what the call cost,
+ * until billing settles it (0 drops it). Never grows a hold; a hold already settled or expired is
+ * left alone. KEYS 1 (unused) · 2 (unused) · 3 money · 4 holds · 5 amounts · ARGV hold id, amount
+ * → 1 when the hold shrank, else 0
+ */
+export const SHRINK_LUA = `
+local held = redis.call('HGET', KEYS[5], ARGV[1])
+local to = tonumber(ARGV[2])
+if not held or to >= tonumber(held) then
+  return 0
+end
+redis.call('HINCRBY', KEYS[3], 'reserved', to - tonumber(held))
+if to <= 0 then
+  redis.call('HDEL', KEYS[5], ARGV[1])
+  redis.call('ZREM', KEYS[4], ARGV[1])
+else
+  redis.call('HSET', KEYS[5], ARGV[1], to)
+end
+return 1
+`;
+
+/**
  * The account's money as Redis sees it now (expired holds dropped first), for reads and the
  * reconciliation job. KEYS 1 (unused) · 2 (unused) · 3 money · 4 holds · 5 amounts
  * → {} when absent, else {balance, version, reserved, sum of the amounts of its holds}

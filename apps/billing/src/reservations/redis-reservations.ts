@@ -12,7 +12,7 @@ import { errors, type KeyPrincipal } from '@unigate/contracts';
 import type { Logger } from '@unigate/platform';
 import type Redis from 'ioredis';
 import { HeartbeatLease } from './heartbeat-lease';
-import { ADMIT_LUA, APPLY_LUA, READ_LUA, REFRESH_LUA } from './redis-reservation-scripts';
+import { ADMIT_LUA, APPLY_LUA, READ_LUA, REFRESH_LUA, SHRINK_LUA } from './redis-reservation-scripts';
 import {
   concurrencyExceeded,
   DEFAULT_LEASE_TTL_MS,
@@ -21,6 +21,7 @@ import {
   holdTtlMs,
   leaseIdFor,
   limitOf,
+  NOTHING_ADMITTED,
   NOTHING_TO_GIVE_BACK,
   once,
   rateExceeded,
@@ -40,6 +41,7 @@ interface Commands {
   unigateAdmit(...args: [...Keys5, number, number, string, number, number, number, string, number]): Promise<[number, number]>;
   unigateApply(...args: [...Keys5, string, string, string, 'create' | 'update', ...string[]]): Promise<number>;
   unigateRead(...args: Keys5): Promise<string[]>;
+  unigateShrink(...args: [...Keys5, string, number]): Promise<number>;
   unigateRefresh(slots: string, id: string, ttlMs: number): Promise<number>;
 }
 
@@ -79,6 +81,7 @@ export class RedisReservations implements Reservations {
     redis.defineCommand(ADMIT_COMMAND, { numberOfKeys: 5, lua: ADMIT_LUA });
     redis.defineCommand('unigateApply', { numberOfKeys: 5, lua: APPLY_LUA });
     redis.defineCommand('unigateRead', { numberOfKeys: 5, lua: READ_LUA });
+    redis.defineCommand('unigateShrink', { numberOfKeys: 5, lua: SHRINK_LUA });
     redis.defineCommand('unigateRefresh', { numberOfKeys: 1, lua: REFRESH_LUA });
     this.redis = redis as Redis & Commands;
   }
@@ -87,7 +90,7 @@ export class RedisReservations implements Reservations {
     const { principal, request_id: requestId, amount_micros: amount } = req;
     const rpm = limitOf(principal.rate_limit_rpm);
     const max = limitOf(principal.max_concurrency);
-    if (rpm === 0 && max === 0 && amount <= 0) return { holdId: null, refund: NOTHING_TO_GIVE_BACK, finish: NOTHING_TO_GIVE_BACK };
+    if (rpm === 0 && max === 0 && amount <= 0) return NOTHING_ADMITTED;
     const keys = this.keys(principal);
     const leaseId = leaseIdFor(requestId);
     const run = () =>
@@ -130,6 +133,12 @@ export class RedisReservations implements Reservations {
             this.warn('hold refund failed; it will expire', err, requestId),
           );
       }),
+      shrinkTo: async (costMicros) => {
+        if (holdId)
+          await this.redis
+            .unigateShrink(...this.accountKeys(principal.account_id), holdId, Math.max(0, costMicros))
+            .catch((err: unknown) => this.warn('hold shrink failed; it stays until billing settles it', err, requestId));
+      },
       finish: once(finish),
     };
   }

@@ -33,6 +33,13 @@ export interface Admitted {
    * rejects (a hold that cannot be given back expires). Callers need not wait for it.
    */
   refund(): Promise<void>;
+  /**
+   * The call ended and costs `costMicros`, which billing charges when it settles the hold from the
+   * usage event: until then only that much stays reserved (0 gives the hold back). Never grows a
+   * hold, and leaves one already settled alone. Never rejects (the hold then waits for billing);
+   * callers need not wait for it.
+   */
+  shrinkTo(costMicros: number): Promise<void>;
   /** The request is over: its concurrency slot goes back. Idempotent; never rejects; no need to wait. */
   finish(): Promise<void>;
 }
@@ -128,3 +135,11 @@ export function once(fn: () => Promise<void> | void): () => Promise<void> {
 
 /** What a request that reserved nothing and holds no slot gives back: nothing. */
 export const NOTHING_TO_GIVE_BACK = () => DONE;
+
+/** The admission of a request that reserved nothing and holds no slot. */
+export const NOTHING_ADMITTED: Admitted = {
+  holdId: null,
+  refund: NOTHING_TO_GIVE_BACK,
+  shrinkTo: NOTHING_TO_GIVE_BACK,
+  finish: NOTHING_TO_GIVE_BACK,
+};

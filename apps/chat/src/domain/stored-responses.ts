@@ -14,13 +14,13 @@ import {
   errors,
   inputItems,
   responsesSpec,
+  type CallMeter,
   type EndpointCall,
   type EndpointPort,
   type ResponsesInputItem,
   type ResponsesRequest,
   type ResponsesResponse,
   type ResponsesStreamEvent,
-  type UpstreamTiming,
 } from '@unigate/contracts';
 import type { ResponsesStore } from './responses-store';
 
@@ -38,18 +38,18 @@ export class StoredResponses implements EndpointPort {
     return this.inner.preparesWhileHeld;
   }
 
-  async call(call: EndpointCall, signal?: AbortSignal, timing?: UpstreamTiming, admission?: Promise<void>): Promise<unknown> {
-    if (call.endpoint !== responsesSpec.name) return this.inner.call(call, signal, timing, admission);
+  async call(call: EndpointCall, signal?: AbortSignal, meter?: CallMeter, admission?: Promise<void>): Promise<unknown> {
+    if (call.endpoint !== responsesSpec.name) return this.inner.call(call, signal, meter, admission);
     const resolved = await this.resolve(call);
-    const response = (await this.inner.call(resolved, signal, timing, admission)) as ResponsesResponse;
+    const response = (await this.inner.call(resolved, signal, meter, admission)) as ResponsesResponse;
     await this.keep(call, resolved, response);
     return response;
   }
 
-  async *stream(call: EndpointCall, signal: AbortSignal, timing?: UpstreamTiming, admission?: Promise<void>): AsyncIterable<unknown> {
-    if (call.endpoint !== responsesSpec.name) return yield* this.inner.stream(call, signal, timing, admission);
+  async *stream(call: EndpointCall, signal: AbortSignal, meter?: CallMeter, admission?: Promise<void>): AsyncIterable<unknown> {
+    if (call.endpoint !== responsesSpec.name) return yield* this.inner.stream(call, signal, meter, admission);
     const resolved = await this.resolve(call);
-    for await (const item of this.inner.stream(resolved, signal, timing, admission)) {
+    for await (const item of this.inner.stream(resolved, signal, meter, admission)) {
       const ev = item as ResponsesStreamEvent;
       if (ev.type === 'response.completed' || ev.type === 'response.incomplete') await this.keep(call, resolved, ev.response);
       yield item;

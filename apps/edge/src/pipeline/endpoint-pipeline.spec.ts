@@ -38,6 +38,7 @@ class ScriptedReservations implements Reservations {
   readonly admitted: string[] = [];
   readonly amounts: number[] = [];
   readonly refunded: string[] = [];
+  readonly shrunk: Array<[string, number]> = [];
   readonly finished: string[] = [];
   private readonly waiting: Array<() => void> = [];
   held = false;
@@ -49,7 +50,8 @@ class ScriptedReservations implements Reservations {
       if (req.principal.key_id.startsWith('spent')) throw errors.rateLimited('Rate limit reached for this API key.', 1);
       // Idempotent, as the contract says: the slot may be given back from more than one place.
       const once = (into: string[]) => async () => void (into.includes(req.request_id) || into.push(req.request_id));
-      return { holdId: req.request_id, refund: once(this.refunded), finish: once(this.finished) };
+      const shrinkTo = async (cost: number) => void this.shrunk.push([req.request_id, cost]);
+      return { holdId: req.request_id, refund: once(this.refunded), shrinkTo, finish: once(this.finished) };
     };
     if (!this.held) return Promise.resolve().then(settle);
     return new Promise<void>((resolve) => this.waiting.push(resolve)).then(settle);
@@ -62,23 +64,32 @@ class ScriptedReservations implements Reservations {
   close = async () => undefined;
 }
 
-/** A port to another process: records whether each call came with its admission still in flight. */
-function remotePort(behaviour: (call: EndpointCall) => Promise<unknown> = async () => answer, waitsForAdmission = true) {
+/**
+ * A port to another process: records whether each call came with its admission still in flight.
+ * With `cost`, the service says what each call cost, as one that recorded usage does.
+ */
+function remotePort(behaviour: (call: EndpointCall) => Promise<unknown> = async () => answer, waitsForAdmission = true, cost?: number) {
   const calls: Array<{ call: EndpointCall; withAdmission: boolean }> = [];
   const port: EndpointPort = {
     overlapsAdmission: true,
-    call: async (call, _signal, _timing, admission) => {
+    call: async (call, _signal, meter, admission) => {
       calls.push({ call, withAdmission: admission !== undefined });
       // As the gRPC client does: the call's outcome waits for the admission when it fails first.
       const result = behaviour(call);
       result.catch(() => undefined);
       if (waitsForAdmission) await admission;
-      return result;
+      const value = await result;
+      if (meter && cost !== undefined) meter.cost_micros = cost;
+      return value;
     },
-    // A stream that fails before its first item, without waiting for the admission.
-    stream: async function* (call, _signal, _timing, admission) {
+    // A stream that fails (before its first item, or with `cost` after one), without waiting for the admission.
+    stream: async function* (call, _signal, meter, admission) {
       calls.push({ call, withAdmission: admission !== undefined });
-      yield* [];
+      if (cost !== undefined) {
+        await admission;
+        yield { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm1', choices: [] };
+        if (meter) meter.cost_micros = cost;
+      }
       throw errors.upstream(502, 'upstream broke', false);
     },
   };
@@ -125,6 +136,40 @@ test('the call reaches a remote port while its admission is in flight, carrying 
   expect(res.json()).toMatchObject({ id: 'c1' });
   expect(reservations.finished).toEqual([calls[0].call.request_id]);
   expect(reservations.refunded).toEqual([]);
+});
+
+test('a call whose service says what it cost shrinks its hold to that cost before the answer goes out, and gives nothing back whole', async () => {
+  const reservations = new ScriptedReservations();
+  const { port, calls } = remotePort(undefined, true, 1234);
+  const send = await serve(reservations, port);
+  const res = await send('k6');
+  expect(res.statusCode).toBe(200);
+  const id = calls[0].call.request_id;
+  expect(reservations.shrunk).toEqual([[id, 1234]]);
+  expect(reservations.refunded).toEqual([]);
+  expect(reservations.finished).toEqual([id]);
+});
+
+test('a call whose service says nothing of its cost (an older service, or no usage recorded) leaves its hold whole for billing', async () => {
+  const reservations = new ScriptedReservations();
+  const send = await serve(reservations, remotePort().port);
+  expect((await send('k7')).statusCode).toBe(200);
+  expect(reservations.shrunk).toEqual([]);
+  expect(reservations.refunded).toEqual([]);
+  expect(reservations.finished).toHaveLength(1);
+});
+
+test('a stream cut off after the service recorded usage keeps its cost held instead of giving the hold back', async () => {
+  const reservations = new ScriptedReservations();
+  const { port, calls } = remotePort(undefined, true, 99);
+  const send = await serve(reservations, port);
+  const res = await send('k8', true);
+  expect(res.statusCode).toBe(200);
+  expect(res.body).toContain('upstream broke');
+  const id = calls[0].call.request_id;
+  expect(reservations.shrunk).toEqual([[id, 99]]);
+  expect(reservations.refunded).toEqual([]);
+  expect(reservations.finished).toEqual([id]);
 });
 
 test("a refused admission is the client's answer; the same key right after is admitted first and never reaches the port", async () => {

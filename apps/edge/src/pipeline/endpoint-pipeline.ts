@@ -8,7 +8,8 @@
  *   → admit: limits and the hold (429/402), before any upstream call
  *   → call the owning service (in-process or one gRPC hop), as JSON or a stream written as it comes;
  *     over a hop the call travels while the admission is in flight and the service holds it until then
- *   → on failure the hold goes back; on success billing settles it from the usage event.
+ *   → when it ends the hold shrinks to what the call cost (all of it goes back when it failed before
+ *     anything billable), and billing settles it from the usage event.
  *
  * Errors are rendered in the endpoint's shape (SPEC.md §7) by the one error renderer.
  */
@@ -23,6 +24,7 @@ import {
   withTokenMemo,
   type AnyEndpointSpec,
   type Attachment,
+  type CallMeter,
   type CapabilityService,
   type CatalogPort,
   type EndpointCall,
@@ -181,10 +183,10 @@ export class EndpointPipeline {
     reply.raw.once('close', onClose);
     let answer: unknown;
     try {
-      answer = await service.call(call, abort.signal, clock.upstream, admittance.pending);
+      answer = await service.call(call, abort.signal, clock.meter, admittance.pending);
     } catch (err) {
       await admittance.pending?.catch(() => undefined);
-      void admittance.current()?.refund();
+      endCall(admittance.current(), clock.meter, false);
       throw err;
     } finally {
       reply.raw.off('close', onClose);
@@ -195,8 +197,9 @@ export class EndpointPipeline {
         ? answer.text
         : JSON.stringify(spec.localize ? spec.localize(answer, `${request.protocol}://${request.host}`) : answer);
     clock.stamp();
-    // Before the last byte goes out: a client sending its next request at once finds its slot free.
-    void admittance.current()?.finish();
+    // Before the last byte goes out: a client sending its next request at once finds its slot free,
+    // and no more of its money held than this call costs.
+    endCall(admittance.current(), clock.meter, true);
     await reply.type('application/json; charset=utf-8').send(payload);
   }
 
@@ -214,7 +217,7 @@ export class EndpointPipeline {
     const failure = (err: unknown) => toGatewayError(err, logger, call.request_id);
     const sse = spec.sse;
     await streamReply<unknown>(reply, {
-      open: (signal) => settledAtEnd(service.stream(call, signal, clock.upstream, admittance.pending), admittance),
+      open: (signal) => settledAtEnd(service.stream(call, signal, clock.meter, admittance.pending), admittance, clock.meter),
       beforeHeaders: () => clock.stamp(),
       onEarlyError: (err) => sendError(reply, request, failure(err), spec.errorShape(family), call.route.model.id),
       ...(spec.binary
@@ -247,21 +250,30 @@ interface Admittance {
   current(): Admitted | undefined;
 }
 
-/**
- * `source` item by item; when it ends the slot goes back (before the last byte reaches the client),
- * and when it fails or is abandoned the hold goes back too (usage, if any, was recorded).
- */
-async function* settledAtEnd<T>(source: AsyncIterable<T>, admittance: Admittance): AsyncGenerator<T> {
+/** `source` item by item; when it ends, fails or is abandoned, the call ends (endCall) before the last byte reaches the client. */
+async function* settledAtEnd<T>(source: AsyncIterable<T>, admittance: Admittance, meter: CallMeter): AsyncGenerator<T> {
   let ok = false;
   try {
     yield* source;
     ok = true;
   } finally {
     await admittance.pending?.catch(() => undefined);
-    const admitted = admittance.current();
-    if (!ok) void admitted?.refund();
-    void admitted?.finish();
+    endCall(admittance.current(), meter, ok);
   }
+}
+
+/**
+ * The call is over: its slot goes back, and its hold shrinks to what the service says it cost (the
+ * usage billing will settle). A call whose cost is unknown keeps its hold for billing when it
+ * succeeded, and gives it back when it failed. (A stream cut off midway over the gRPC hop ends with
+ * an error that carries no cost, even when the service recorded usage: billing then charges from a
+ * balance no longer held for it, at most what is left.)
+ */
+function endCall(admitted: Admitted | undefined, meter: CallMeter, ok: boolean): void {
+  if (!admitted) return;
+  if (meter.cost_micros !== undefined) void admitted.shrinkTo(meter.cost_micros);
+  else if (!ok) void admitted.refund();
+  void admitted.finish();
 }
 
 /** The W3C traceparent of the active span, so the trace continues in the service. */

@@ -63,6 +63,45 @@ export function billingSuite(start: () => Promise<Stack>) {
     expect(account.balance_usd).toBeGreaterThanOrEqual(0);
   }, 120_000);
 
+  it('an account with room for one worst case more than it spends makes call after call: a finished call holds only its cost until billing settles it', async () => {
+    const body = { model: MODEL, messages: [{ role: 'user', content: 'Count the ships in the harbor' }], max_tokens: 4000 };
+    // The worst case the hold reserves, as a 402 names it, and what such a call really costs.
+    const short = await admin.fundedKey(0.000001);
+    const refused = await chat(short.key, body);
+    expect(refused.status).toBe(402);
+    const worst = micros(Number(/may cost up to \$([0-9.]+)/.exec((await json(refused)).error.message)![1]));
+    const probe = await admin.fundedKey(1);
+    expect((await chat(probe.key, body)).status).toBe(200);
+    const [{ cost_micros: cost }] = await eventually(
+      () => admin.usage(probe.accountId),
+      (e) => e.length === 1,
+    );
+    expect(cost).toBeGreaterThan(0);
+    expect(5 * cost).toBeLessThan(worst);
+
+    // Less than two worst cases: had a finished call kept its worst case held until billing settled
+    // it (a settlement comes up to 50 ms later), the call right after it would be refused.
+    const funded = worst + 5 * cost;
+    const { accountId, key } = await admin.fundedKey(funded / 1e6);
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await chat(key, body);
+      await res.arrayBuffer();
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+    const entries = await eventually(
+      () => admin.usage(accountId),
+      (e) => e.length === 5,
+    );
+    expect(entries.every((e) => e.cost_micros === cost)).toBe(true);
+    const account = await eventually(
+      () => admin.account(accountId),
+      (a) => a.reserved_usd === 0,
+    );
+    expect(micros(account.balance_usd)).toBe(funded - 5 * cost);
+  }, 60_000);
+
   it('charges a stream the client cut half way for the tokens produced: not zero, not max_tokens', async () => {
     const { accountId, key } = await admin.fundedKey(5);
     const client = openaiFor(stack, key);

@@ -80,7 +80,7 @@ export class UsageRecorder implements UsageSink {
     }
   }
 
-  async record(call: Omit<EndpointCall, 'body' | 'files'>, usage: Usage): Promise<void> {
+  async record(call: Omit<EndpointCall, 'body' | 'files'>, usage: Usage): Promise<number> {
     const model = call.route.model;
     const event: UsageRecorded = {
       event_id: randomUUID(),
@@ -105,6 +105,7 @@ export class UsageRecorder implements UsageSink {
     });
     this.pending.set(delivery, event);
     void delivery.finally(() => this.pending.delete(delivery));
+    return event.cost_micros;
   }
 
   private journal(event: UsageRecorded): void {

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import * as net from 'node:net';
 import type { ServerDuplexStream } from '@grpc/grpc-js';
-import { JsonText, type EndpointCall, type EndpointPort } from '@unigate/contracts';
+import { JsonText, type CallMeter, type EndpointCall, type EndpointPort } from '@unigate/contracts';
 import type { EndpointCall__Output, EndpointReply, SessionCall__Output, SessionReply } from '@unigate/proto';
 import { GrpcEndpointClient, endpointServiceHandlers } from './endpoint-transport';
 import { CONNECT_TIMEOUT_MS } from './grpc-client';
@@ -15,9 +15,12 @@ import { startGrpcServer, type GrpcServer } from './grpc-server';
 
 const received: EndpointCall[] = [];
 let embedding: number[] | string = [0.5];
+/** What the service meters each call to cost; undefined: no usage recorded. */
+let metered: number | undefined;
 const port: EndpointPort = {
-  call: async (call) => {
+  call: async (call, _signal, meter) => {
     received.push(call);
+    if (meter && metered !== undefined) meter.cost_micros = metered;
     return {
       object: 'list',
       model: 'm',
@@ -25,8 +28,9 @@ const port: EndpointPort = {
       usage: { prompt_tokens: 1, total_tokens: 1 },
     };
   },
-  stream: async function* (call) {
+  stream: async function* (call, _signal, meter) {
     for (const item of streamed[call.endpoint as keyof typeof streamed]) yield item;
+    if (meter && metered !== undefined) meter.cost_micros = metered;
   },
 };
 /** What the service streams, per endpoint: messages names its events, chat completions does not. */
@@ -145,6 +149,34 @@ test('items of a service that sends no event names (an older version) are decode
   } finally {
     withoutEventNames = false;
   }
+});
+
+test("the call's cost crosses with its answer, and with a stream's end; a call that metered none reports none", async () => {
+  const streamed = async (meter: CallMeter) => {
+    const body = { model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true };
+    // Known once the items have ended, not with any of them.
+    const before: Array<number | undefined> = [];
+    for await (const item of client.stream({ ...call(), endpoint: 'chat.completions', body }, new AbortController().signal, meter))
+      if (item) before.push(meter.cost_micros);
+    expect(before).toEqual([undefined]);
+    return meter.cost_micros;
+  };
+  // Above 2^32 micro-USD: an int64 on the wire, exact.
+  metered = 12_345_678_901;
+  try {
+    const meter: CallMeter = { upstream_ms: 0 };
+    await client.call(call(), undefined, meter);
+    expect(meter.cost_micros).toBe(12_345_678_901);
+    expect(await streamed({ upstream_ms: 0 })).toBe(12_345_678_901);
+    metered = 0;
+    expect(await streamed({ upstream_ms: 0 })).toBe(0);
+  } finally {
+    metered = undefined;
+  }
+  const meter: CallMeter = { upstream_ms: 0 };
+  await client.call(call(), undefined, meter);
+  expect(meter.cost_micros).toBeUndefined();
+  expect(await streamed({ upstream_ms: 0 })).toBeUndefined();
 });
 
 test('an answer the edge localizes is decoded and checked', async () => {

@@ -16,12 +16,14 @@ import {
   modelRouteSchema,
   tierFromWire,
   type AnyEndpointSpec,
+  type CallMeter,
   type EndpointCall,
   type EndpointPort,
-  type UpstreamTiming,
 } from '@unigate/contracts';
 import { status } from '@grpc/grpc-js';
 import type {
+  CallCost,
+  CallCost__Output,
   EndpointCall as EndpointCallMsg,
   EndpointFrame,
   EndpointReply,
@@ -87,28 +89,41 @@ function decodeCall(msg: EndpointCall__Output): EndpointCall {
   };
 }
 
+/** The meter's cost on the wire: absent when the service recorded no usage. */
+function encodeCost(meter: CallMeter): CallCost | null {
+  return meter.cost_micros === undefined ? null : { micros: String(meter.cost_micros) };
+}
+
+function decodeCost(cost: CallCost__Output | null | undefined, meter: CallMeter | undefined): void {
+  if (cost && meter) meter.cost_micros = Number(cost.micros);
+}
+
 /** Server side: the EndpointService handlers over a capability service's port. */
 export function endpointServiceHandlers(port: EndpointPort): EndpointServiceHandlers {
   const answer = async (call: EndpointCall, signal: AbortSignal, admission?: Promise<void>): Promise<EndpointReply> => {
-    const timing: UpstreamTiming = { ms: 0 };
-    const answer = encodeWithBlobs(await port.call(call, signal, timing, admission));
-    return { body: answer.json, blobs: answer.blobs, upstream_ms: timing.ms };
+    const meter: CallMeter = { upstream_ms: 0 };
+    const answer = encodeWithBlobs(await port.call(call, signal, meter, admission));
+    return { body: answer.json, blobs: answer.blobs, upstream_ms: meter.upstream_ms, cost: encodeCost(meter) };
   };
-  async function* frames(call: EndpointCall, signal: AbortSignal, admission?: Promise<void>): AsyncGenerator<EndpointFrame> {
-    const timing: UpstreamTiming = { ms: 0 };
+  async function* frames(
+    call: EndpointCall,
+    signal: AbortSignal,
+    meter: CallMeter,
+    admission?: Promise<void>,
+  ): AsyncGenerator<EndpointFrame> {
     const eventName = specOf(call.endpoint).sse?.eventName;
     // A binary answer's chunks (audio) travel as they are; every other item as JSON with its event name.
-    for await (const item of port.stream(call, signal, timing, admission)) {
-      if (item instanceof Uint8Array) yield { data: item, upstream_ms: timing.ms };
+    for await (const item of port.stream(call, signal, meter, admission)) {
+      if (item instanceof Uint8Array) yield { data: item, upstream_ms: meter.upstream_ms };
       else {
         const frame = encodeWithBlobs(item);
-        yield { item: frame.json, blobs: frame.blobs, upstream_ms: timing.ms, event: eventName?.(item) ?? '' };
+        yield { item: frame.json, blobs: frame.blobs, upstream_ms: meter.upstream_ms, event: eventName?.(item) ?? '' };
       }
     }
   }
   return {
     Call: unaryHandler((msg, signal) => answer(decodeCall(msg), signal)),
-    Stream: streamHandler((msg, signal) => frames(decodeCall(msg), signal)),
+    Stream: streamHandler((msg, signal) => frames(decodeCall(msg), signal, { upstream_ms: 0 })),
     Session: sessionHandler<SessionCall__Output, SessionReply>(
       ({ call, stream }, signal, released) => {
         if (!call) throw errors.invalidRequest('A session message carries no call.');
@@ -120,8 +135,9 @@ export function endpointServiceHandlers(port: EndpointPort): EndpointServiceHand
           if (released && port.preparesWhileHeld) admission = released;
           else if (released) await released;
           if (!stream) return yield { reply: await answer(decoded, signal, admission) };
-          for await (const frame of frames(decoded, signal, admission)) yield { frame };
-          yield { end: {} };
+          const meter: CallMeter = { upstream_ms: 0 };
+          for await (const frame of frames(decoded, signal, meter, admission)) yield { frame };
+          yield { end: { cost: encodeCost(meter) } };
         });
       },
       (status) => ({ error: status }),
@@ -162,7 +178,7 @@ export class GrpcEndpointClient implements EndpointPort {
     this.sessions = new SessionPool(() => this.client.Session(), options);
   }
 
-  async call(call: EndpointCall, signal?: AbortSignal, timing?: UpstreamTiming, admission?: Promise<void>): Promise<unknown> {
+  async call(call: EndpointCall, signal?: AbortSignal, meter?: CallMeter, admission?: Promise<void>): Promise<unknown> {
     const spec = specOf(call.endpoint);
     const connected = connectedWithin(this.client, CONNECT_TIMEOUT_MS);
     if (connected !== true) await this.connecting(connected);
@@ -178,21 +194,22 @@ export class GrpcEndpointClient implements EndpointPort {
       await admission;
       reply = await this.unary(call, signal);
     }
-    if (timing) timing.ms += reply.upstream_ms;
+    if (meter) meter.upstream_ms += reply.upstream_ms;
+    decodeCost(reply.cost, meter);
     if (!spec.localize && reply.blobs.length === 0) return new JsonText(jsonText(reply.body));
     return decodeJson(spec.response, reply.body, `${call.endpoint} answer`, 'peer', reply.blobs);
   }
 
-  async *stream(call: EndpointCall, signal: AbortSignal, timing?: UpstreamTiming, admission?: Promise<void>): AsyncIterable<unknown> {
+  async *stream(call: EndpointCall, signal: AbortSignal, meter?: CallMeter, admission?: Promise<void>): AsyncIterable<unknown> {
     const spec = specOf(call.endpoint);
     if (!spec.event && !spec.binary) throw errors.invalidRequest(`${spec.path} does not stream`, 'stream');
     const event = spec.event;
     const connected = connectedWithin(this.client, CONNECT_TIMEOUT_MS);
     if (connected !== true) await this.connecting(connected);
-    const base = timing?.ms ?? 0;
+    const base = meter?.upstream_ms ?? 0;
     let frames: AsyncIterable<EndpointFrame__Output> | undefined;
     if (this.sessionsServed()) {
-      const onSession = this.framesOnSession(call, signal, admission);
+      const onSession = this.framesOnSession(call, signal, admission, meter);
       try {
         frames = prepend(await onSession.next(), onSession);
       } catch (err) {
@@ -206,7 +223,7 @@ export class GrpcEndpointClient implements EndpointPort {
     // A service of an older version sends no event names: its items are decoded and named here.
     const unnamed = !spec.sse?.eventName;
     for await (const frame of frames) {
-      if (timing) timing.ms = base + frame.upstream_ms;
+      if (meter) meter.upstream_ms = base + frame.upstream_ms;
       if (!event) yield frame.data;
       else if (frame.blobs.length === 0 && (unnamed || frame.event)) yield new JsonText(jsonText(frame.item), frame.event || undefined);
       else yield decodeJson(event, frame.item, `${call.endpoint} stream item`, 'peer', frame.blobs);
@@ -244,12 +261,17 @@ export class GrpcEndpointClient implements EndpointPort {
     throw new Error(`the ${call.endpoint} session ended without an answer`);
   }
 
+  /** The call's frames; its cost, which comes with their end, goes on `meter`. */
   private async *framesOnSession(
     call: EndpointCall,
     signal: AbortSignal,
     admission?: Promise<void>,
+    meter?: CallMeter,
   ): AsyncGenerator<EndpointFrame__Output> {
-    for await (const reply of this.onSession(call, true, signal, admission)) if (reply.frame) yield reply.frame;
+    for await (const reply of this.onSession(call, true, signal, admission)) {
+      if (reply.frame) yield reply.frame;
+      else if (reply.end) decodeCost(reply.end.cost, meter);
+    }
   }
 
   /**
@@ -269,8 +291,8 @@ export class GrpcEndpointClient implements EndpointPort {
       const hold = admission && { held: { ...msg, held: true }, release: RELEASE, until: admission };
       for await (const reply of this.sessions.call(msg, (r) => !r.frame, signal, hold)) {
         if (reply.error) throw fromGrpcError(reply.error);
-        if (reply.end) return;
         yield reply;
+        if (reply.end) return;
       }
     } catch (err) {
       throw (failure = err);

@@ -3,6 +3,7 @@ import type { MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { Attachment as _unigate_endpoint_v1_Attachment, Attachment__Output as _unigate_endpoint_v1_Attachment__Output } from './unigate/endpoint/v1/Attachment';
 import type { Blob as _unigate_endpoint_v1_Blob, Blob__Output as _unigate_endpoint_v1_Blob__Output } from './unigate/endpoint/v1/Blob';
+import type { CallCost as _unigate_endpoint_v1_CallCost, CallCost__Output as _unigate_endpoint_v1_CallCost__Output } from './unigate/endpoint/v1/CallCost';
 import type { EndpointCall as _unigate_endpoint_v1_EndpointCall, EndpointCall__Output as _unigate_endpoint_v1_EndpointCall__Output } from './unigate/endpoint/v1/EndpointCall';
 import type { EndpointFrame as _unigate_endpoint_v1_EndpointFrame, EndpointFrame__Output as _unigate_endpoint_v1_EndpointFrame__Output } from './unigate/endpoint/v1/EndpointFrame';
 import type { EndpointReply as _unigate_endpoint_v1_EndpointReply, EndpointReply__Output as _unigate_endpoint_v1_EndpointReply__Output } from './unigate/endpoint/v1/EndpointReply';
@@ -23,6 +24,7 @@ export interface ProtoGrpcType {
       v1: {
         Attachment: MessageTypeDefinition<_unigate_endpoint_v1_Attachment, _unigate_endpoint_v1_Attachment__Output>
         Blob: MessageTypeDefinition<_unigate_endpoint_v1_Blob, _unigate_endpoint_v1_Blob__Output>
+        CallCost: MessageTypeDefinition<_unigate_endpoint_v1_CallCost, _unigate_endpoint_v1_CallCost__Output>
         EndpointCall: MessageTypeDefinition<_unigate_endpoint_v1_EndpointCall, _unigate_endpoint_v1_EndpointCall__Output>
         EndpointFrame: MessageTypeDefinition<_unigate_endpoint_v1_EndpointFrame, _unigate_endpoint_v1_EndpointFrame__Output>
         EndpointReply: MessageTypeDefinition<_unigate_endpoint_v1_EndpointReply, _unigate_endpoint_v1_EndpointReply__Output>

@@ -169,19 +169,19 @@ describe('HttpClient', () => {
         return dispatched;
       });
       try {
-        const timing = { ms: 0 };
+        const meter = { upstream_ms: 0 };
         const signal = new AbortController().signal;
-        timeUpstreamsOf(signal, timing);
+        timeUpstreamsOf(signal, meter);
         const started = performance.now();
         const res = await http.request({ method: 'POST', url: `${origin}/x`, headers: {}, body: '{}', signal, whole });
         expect(await res.body.text()).toBe('POST /x');
         res.wait?.end();
         const total = performance.now() - started;
         expect(total).toBeGreaterThanOrEqual(BUSY_MS);
-        expect(timing.ms).toBeGreaterThan(0);
+        expect(meter.upstream_ms).toBeGreaterThan(0);
         // Started after the write, the wait is at most what is left of the call once the dispatch
         // returned, however slowly the server answers; started before it, it would span the dispatch.
-        expect(timing.ms).toBeLessThanOrEqual(total - BUSY_MS);
+        expect(meter.upstream_ms).toBeLessThanOrEqual(total - BUSY_MS);
       } finally {
         spy.mockRestore();
         await http.close();

@@ -4,15 +4,7 @@
  * anything reached the client, passes cancellation to the upstream, and reports exactly the usage
  * the adapter measured — also when the client goes away or the upstream breaks mid-stream — once.
  */
-import {
-  errors,
-  isEmptyUsage,
-  type EndpointCall,
-  type EndpointPort,
-  type UpstreamTiming,
-  type Usage,
-  type UsageSink,
-} from '@unigate/contracts';
+import { errors, isEmptyUsage, type CallMeter, type EndpointCall, type EndpointPort, type Usage, type UsageSink } from '@unigate/contracts';
 import type { AnyServiceEndpoint, CallContext, EndpointAdapter, MeasuredStream } from '../adapter';
 import { sharedHttpClient, type HttpClient } from '../http/http-client';
 import { gateUpstreamsOf } from '../http/upstream-gate';
@@ -52,11 +44,11 @@ export class EndpointRunner implements EndpointPort {
   async call(
     call: EndpointCall,
     signal: AbortSignal = new AbortController().signal,
-    timing?: UpstreamTiming,
+    meter?: CallMeter,
     admission?: Promise<void>,
   ): Promise<unknown> {
     const endpoint = this.endpoint(call.endpoint);
-    if (timing) timeUpstreamsOf(signal, timing);
+    if (meter) timeUpstreamsOf(signal, meter);
     if (admission) gateUpstreamsOf(signal, admission);
     const ctx = context(call, signal);
     const measured = await withFailover(
@@ -64,13 +56,13 @@ export class EndpointRunner implements EndpointPort {
       (channel) => this.adapter(endpoint, channel.protocol).call(channel, call.body, ctx),
       this.deps.onAttempt,
     );
-    await this.report(call, measured.usage);
+    await this.report(call, measured.usage, meter);
     return measured.value;
   }
 
-  async *stream(call: EndpointCall, signal: AbortSignal, timing?: UpstreamTiming, admission?: Promise<void>): AsyncIterable<unknown> {
+  async *stream(call: EndpointCall, signal: AbortSignal, meter?: CallMeter, admission?: Promise<void>): AsyncIterable<unknown> {
     const endpoint = this.endpoint(call.endpoint);
-    if (timing) timeUpstreamsOf(signal, timing);
+    if (meter) timeUpstreamsOf(signal, meter);
     if (admission) gateUpstreamsOf(signal, admission);
     const ctx = context(call, signal);
     let measured: MeasuredStream<unknown> | undefined;
@@ -92,7 +84,7 @@ export class EndpointRunner implements EndpointPort {
     } finally {
       // Abandoned by the caller (client gone): stop reading the upstream.
       await it?.return?.(undefined)?.catch(() => undefined);
-      if (measured) await this.report(call, measured.usage());
+      if (measured) await this.report(call, measured.usage(), meter);
     }
   }
 
@@ -111,11 +103,15 @@ export class EndpointRunner implements EndpointPort {
     return adapter;
   }
 
-  /** Charge what was produced — never for a call that produced nothing (the edge releases the hold). */
-  private async report(call: EndpointCall, usage: Usage): Promise<void> {
+  /**
+   * Charge what was produced — never for a call that produced nothing (the edge releases the hold) —
+   * and put its cost on the meter.
+   */
+  private async report(call: EndpointCall, usage: Usage, meter?: CallMeter): Promise<void> {
     if (isEmptyUsage(usage)) return;
     try {
-      await this.deps.usage.record(call, usage);
+      const cost = await this.deps.usage.record(call, usage);
+      if (meter) meter.cost_micros = cost;
     } catch (err) {
       this.deps.onUsageLost?.(call, usage, err);
     }
