@@ -13,6 +13,7 @@ import {
   MemoryMoney,
   MemoryReservations,
   RedisReservations,
+  SHRINK_BELOW_WORST_CASES,
   type Admitted,
   type ReservationOptions,
   type Reservations,
@@ -312,6 +313,19 @@ describe('RedisReservations and the ledger', () => {
 });
 
 describe('RedisReservations: a shrunk hold and its settlement', () => {
+  it(`shrinks only the holds of an account with fewer than ${SHRINK_BELOW_WORST_CASES} such worst cases left after them: a richer one's wait for billing`, async () => {
+    const store = await readyRedis(`${uniqueName('res')}:`);
+    const amount = 1_000;
+    const acct = account(amount * (SHRINK_BELOW_WORST_CASES + 1));
+    const p = key({}, randomUUID(), acct);
+    const rich = await acquire(store, p, amount); // SHRINK_BELOW_WORST_CASES worst cases left
+    await rich.shrinkTo(10);
+    expect(await store.read(acct)).toMatchObject({ reserved_micros: amount, held_micros: amount });
+    const poorer = await acquire(store, p, amount); // one fewer
+    await poorer.shrinkTo(10);
+    expect(await store.read(acct)).toMatchObject({ reserved_micros: amount + 10, held_micros: amount + 10 });
+  });
+
   it('keeps reserved equal to the live holds, whichever comes first: the shrink or the settlement that drops the hold', async () => {
     const store = await readyRedis(`${uniqueName('res')}:`);
     const acct = account(50_000);

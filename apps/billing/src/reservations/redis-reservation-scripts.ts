@@ -29,7 +29,7 @@ end
  * KEYS  1 rate · 2 slots · 3 money · 4 holds · 5 amounts
  * ARGV  1 rpm (0 = none) · 2 max concurrency (0 = none) · 3 lease id · 4 window ms · 5 slot TTL ms
  *       6 amount (0 = no hold) · 7 hold id · 8 hold TTL ms
- * →  {0, now} admitted · {1, ms until a rate slot frees} · {2, 0} every slot taken
+ * →  {0, money left after the hold (-1: no hold placed now)} admitted · {1, ms until a rate slot frees} · {2, 0} every slot taken
  *    {3, 0} the account's money is not in Redis (load it, then retry) · {4, available} too little money
  */
 export const ADMIT_LUA = `
@@ -58,6 +58,7 @@ if maxc > 0 then
     return {2, 0}
   end
 end
+local left = -1
 if amount > 0 and redis.call('HEXISTS', KEYS[5], hold) == 0 then
   if redis.call('EXISTS', KEYS[3]) == 0 then
     return {3, 0}
@@ -70,6 +71,7 @@ if amount > 0 and redis.call('HEXISTS', KEYS[5], hold) == 0 then
   redis.call('HINCRBY', KEYS[3], 'reserved', amount)
   redis.call('HSET', KEYS[5], hold, amount)
   redis.call('ZADD', KEYS[4], now + holdTtl, hold)
+  left = available - amount
 end
 if rpm > 0 then
   redis.call('ZADD', KEYS[1], now, id)
@@ -79,7 +81,7 @@ if maxc > 0 then
   redis.call('ZADD', KEYS[2], now + ttl, id)
   redis.call('PEXPIRE', KEYS[2], ttl)
 end
-return {0, now}
+return {0, left}
 `;
 
 /**

@@ -26,6 +26,7 @@ import {
   once,
   rateExceeded,
   reservationsUnavailable,
+  shrinkPaysOff,
   unknownAccount,
   type AccountMoney,
   type AccountMoneyLoader,
@@ -123,6 +124,7 @@ export class RedisReservations implements Reservations {
 
     const finish = max > 0 ? this.lease(keys[1], leaseId, principal, requestId) : NOTHING_TO_GIVE_BACK;
     const holdId = holdIdOf(req);
+    const shrinks = shrinkPaysOff(detail, amount);
     return {
       holdId,
       // Fire and forget: the answer does not wait for Redis, and a hold or slot that cannot be given
@@ -134,7 +136,7 @@ export class RedisReservations implements Reservations {
           );
       }),
       shrinkTo: async (costMicros) => {
-        if (holdId)
+        if (holdId && shrinks && costMicros < amount)
           await this.redis
             .unigateShrink(...this.accountKeys(principal.account_id), holdId, Math.max(0, costMicros))
             .catch((err: unknown) => this.warn('hold shrink failed; it stays until billing settles it', err, requestId));

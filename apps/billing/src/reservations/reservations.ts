@@ -36,8 +36,8 @@ export interface Admitted {
   /**
    * The call ended and costs `costMicros`, which billing charges when it settles the hold from the
    * usage event: until then only that much stays reserved (0 gives the hold back). Never grows a
-   * hold, and leaves one already settled alone. Never rejects (the hold then waits for billing);
-   * callers need not wait for it.
+   * hold, and leaves one already settled alone; Redis skips it for an account with plenty of money
+   * left (shrinkPaysOff). Never rejects (the hold then waits for billing); callers need not wait.
    */
   shrinkTo(costMicros: number): Promise<void>;
   /** The request is over: its concurrency slot goes back. Idempotent; never rejects; no need to wait. */
@@ -82,6 +82,19 @@ export const DEFAULT_HOLD_TTL_MS = 10 * 60_000;
 export const MAX_HOLD_TTL_SECONDS = 7 * 24 * 3600;
 /** Nobody can say when an in-flight request will end; one second is a polite retry hint. */
 export const CONCURRENCY_RETRY_AFTER_S = 1;
+
+/**
+ * Shrinking a finished call's hold costs a Redis call per request; it pays off only for an account
+ * whose next calls could run short of money before billing settles this one (≤ 50 ms, longer while
+ * billing lags). An account with at least this many such worst cases still available after the hold
+ * would need that many calls to finish within that delay first, so its holds are left to billing.
+ */
+export const SHRINK_BELOW_WORST_CASES = 256;
+
+/** Whether a call's hold of `amount` should shrink when it ends, given the money left after it (< 0: not known). */
+export function shrinkPaysOff(leftAfterHold: number, amount: number): boolean {
+  return leftAfterHold < 0 || leftAfterHold < amount * SHRINK_BELOW_WORST_CASES;
+}
 
 export function holdTtlMs(ttlSeconds: number | undefined): number {
   if (!ttlSeconds) return DEFAULT_HOLD_TTL_MS;
