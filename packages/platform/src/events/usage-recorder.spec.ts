@@ -9,7 +9,7 @@ const call = (requestId: string): Omit<EndpointCall, 'body' | 'files'> => ({
   account_id: 'acc',
   key_id: 'key',
   hold_id: null,
-  route: { model: { id: 'm', kind: 'chat', prices: { input_tokens: 1, output_tokens: 2 } }, channels: [] } as unknown as ModelRoute,
+  route: { model: { id: 'm', kind: 'chat', prices: { input_per_mtok: 1_000_000, output_per_mtok: 2_000_000 } }, channels: [] } as unknown as ModelRoute,
   options: {},
 });
 const quiet = createLogger('test', 'silent');
@@ -68,7 +68,8 @@ describe('UsageRecorder', () => {
         throw new Error('ENOSPC: no space left on device');
       },
     });
-    await expect(recorder.record(call('r6'), { output_tokens: 1 })).resolves.toBeUndefined();
+    // It resolves the cost it charges (2 micro-USD for one output token at $2 per token).
+    await expect(recorder.record(call('r6'), { output_tokens: 1 })).resolves.toBe(2);
     await recorder.flush(1_000);
     expect(delivered).toEqual(['r6']);
   });

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import * as net from 'node:net';
 import type { ServerDuplexStream } from '@grpc/grpc-js';
-import { JsonText, type CallMeter, type EndpointCall, type EndpointPort } from '@unigate/contracts';
+import { errors, JsonText, type CallMeter, type EndpointCall, type EndpointPort } from '@unigate/contracts';
 import type { EndpointCall__Output, EndpointReply, SessionCall__Output, SessionReply } from '@unigate/proto';
 import { GrpcEndpointClient, endpointServiceHandlers } from './endpoint-transport';
 import { CONNECT_TIMEOUT_MS } from './grpc-client';
@@ -17,6 +17,8 @@ const received: EndpointCall[] = [];
 let embedding: number[] | string = [0.5];
 /** What the service meters each call to cost; undefined: no usage recorded. */
 let metered: number | undefined;
+/** Set while a test plays an upstream that breaks after the stream's items. */
+let breaksAfterItems = false;
 const port: EndpointPort = {
   call: async (call, _signal, meter) => {
     received.push(call);
@@ -31,6 +33,7 @@ const port: EndpointPort = {
   stream: async function* (call, _signal, meter) {
     for (const item of streamed[call.endpoint as keyof typeof streamed]) yield item;
     if (meter && metered !== undefined) meter.cost_micros = metered;
+    if (breaksAfterItems) throw errors.upstream(502, 'the upstream stream broke', false);
   },
 };
 /** What the service streams, per endpoint: messages names its events, chat completions does not. */
@@ -177,6 +180,30 @@ test("the call's cost crosses with its answer, and with a stream's end; a call t
   await client.call(call(), undefined, meter);
   expect(meter.cost_micros).toBeUndefined();
   expect(await streamed({ upstream_ms: 0 })).toBeUndefined();
+});
+
+test('a stream that fails after its usage was recorded brings its cost with the failure; one that recorded none, none', async () => {
+  const body = { model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true };
+  const broken = async (meter: CallMeter) => {
+    const items: unknown[] = [];
+    const failure = await (async () => {
+      for await (const item of client.stream({ ...call(), endpoint: 'chat.completions', body }, new AbortController().signal, meter))
+        items.push(item);
+    })().catch((err: unknown) => err);
+    expect(items).toHaveLength(1);
+    expect(failure).toMatchObject({ status: 502, message: expect.stringContaining('the upstream stream broke') });
+    return meter.cost_micros;
+  };
+  breaksAfterItems = true;
+  try {
+    metered = 4_321;
+    expect(await broken({ upstream_ms: 0 })).toBe(4_321);
+    metered = undefined;
+    expect(await broken({ upstream_ms: 0 })).toBeUndefined();
+  } finally {
+    breaksAfterItems = false;
+    metered = undefined;
+  }
 });
 
 test('an answer the edge localizes is decoded and checked', async () => {

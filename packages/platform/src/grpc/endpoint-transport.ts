@@ -98,6 +98,9 @@ function decodeCost(cost: CallCost__Output | null | undefined, meter: CallMeter 
   if (cost && meter) meter.cost_micros = Number(cost.micros);
 }
 
+/** The cost of a stream that failed after its usage was recorded, by its error, for the session's failure reply. */
+const failureCosts = new WeakMap<object, CallCost>();
+
 /** Server side: the EndpointService handlers over a capability service's port. */
 export function endpointServiceHandlers(port: EndpointPort): EndpointServiceHandlers {
   const answer = async (call: EndpointCall, signal: AbortSignal, admission?: Promise<void>): Promise<EndpointReply> => {
@@ -136,11 +139,17 @@ export function endpointServiceHandlers(port: EndpointPort): EndpointServiceHand
           else if (released) await released;
           if (!stream) return yield { reply: await answer(decoded, signal, admission) };
           const meter: CallMeter = { upstream_ms: 0 };
-          for await (const frame of frames(decoded, signal, meter, admission)) yield { frame };
+          try {
+            for await (const frame of frames(decoded, signal, meter, admission)) yield { frame };
+          } catch (err) {
+            const cost = encodeCost(meter);
+            if (cost && typeof err === 'object' && err !== null) failureCosts.set(err, cost);
+            throw err;
+          }
           yield { end: { cost: encodeCost(meter) } };
         });
       },
-      (status) => ({ error: status }),
+      (status, err) => ({ error: { ...status, cost: typeof err === 'object' && err !== null ? failureCosts.get(err) : undefined } }),
       { held: (msg) => msg.held, releases: (msg) => !msg.call && msg.release !== null },
     ),
   };
@@ -268,7 +277,7 @@ export class GrpcEndpointClient implements EndpointPort {
     admission?: Promise<void>,
     meter?: CallMeter,
   ): AsyncGenerator<EndpointFrame__Output> {
-    for await (const reply of this.onSession(call, true, signal, admission)) {
+    for await (const reply of this.onSession(call, true, signal, admission, meter)) {
       if (reply.frame) yield reply.frame;
       else if (reply.end) decodeCost(reply.end.cost, meter);
     }
@@ -283,6 +292,7 @@ export class GrpcEndpointClient implements EndpointPort {
     stream: boolean,
     signal?: AbortSignal,
     admission?: Promise<void>,
+    meter?: CallMeter,
   ): AsyncGenerator<SessionReply__Output> {
     const { span, traceparent } = startSessionCallSpan(call.endpoint);
     let failure: unknown;
@@ -290,7 +300,11 @@ export class GrpcEndpointClient implements EndpointPort {
       const msg = { call: encodeCall({ ...call, traceparent: traceparent ?? call.traceparent }), stream };
       const hold = admission && { held: { ...msg, held: true }, release: RELEASE, until: admission };
       for await (const reply of this.sessions.call(msg, (r) => !r.frame, signal, hold)) {
-        if (reply.error) throw fromGrpcError(reply.error);
+        if (reply.error) {
+          // A stream cut off after the service recorded usage: what it costs comes with its failure.
+          decodeCost(reply.error.cost, meter);
+          throw fromGrpcError(reply.error);
+        }
         yield reply;
         if (reply.end) return;
       }

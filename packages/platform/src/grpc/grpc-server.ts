@@ -141,8 +141,8 @@ export interface HeldCalls<Req> {
 
 /**
  * A session handler (endpoint.proto's Session): each request message on the stream is one call,
- * answered by the messages `run` yields, one call at a time. A throw is answered by `failed(status)`
- * and the session goes on; the caller cancelling the stream aborts the running call. On drain an idle
+ * answered by the messages `run` yields, one call at a time. A throw is answered by `failed(status,
+ * error)` and the session goes on; the caller cancelling the stream aborts the running call. On drain an idle
  * session ends at once and a busy one after its call; a call that arrives after that is not taken (the
  * caller sees the session end unanswered, so it knows the call never started).
  *
@@ -153,7 +153,7 @@ export interface HeldCalls<Req> {
  */
 export function sessionHandler<Req, Res>(
   run: (req: Req, signal: AbortSignal, released?: Promise<void>) => AsyncIterable<Res>,
-  failed: (status: Pick<StatusObject, 'code' | 'details'>) => Res,
+  failed: (status: Pick<StatusObject, 'code' | 'details'>, err: unknown) => Res,
   heldCalls?: HeldCalls<Req>,
 ): SessionHandler<Req, Res> {
   const idle = new Set<() => void>();
@@ -201,7 +201,7 @@ export function sessionHandler<Req, Res>(
         try {
           await writeAll(call, run(req, abort.signal, released), abort.signal);
         } catch (err) {
-          if (!abort.signal.aborted) call.write(failed(toGrpcStatus(err)));
+          if (!abort.signal.aborted) call.write(failed(toGrpcStatus(err), err));
         }
         running = undefined;
         release = undefined;
