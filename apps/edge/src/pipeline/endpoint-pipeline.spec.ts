@@ -159,6 +159,14 @@ test('a call whose service says nothing of its cost (an older service, or no usa
   expect(reservations.finished).toHaveLength(1);
 });
 
+test('a cost that is not a whole number of micro-dollars (a broken price) is no cost: the hold stays whole for billing', async () => {
+  const reservations = new ScriptedReservations();
+  const send = await serve(reservations, remotePort(undefined, true, Number.NaN).port);
+  expect((await send('k9')).statusCode).toBe(200);
+  expect(reservations.shrunk).toEqual([]);
+  expect(reservations.refunded).toEqual([]);
+});
+
 test('a stream cut off after the service recorded usage keeps its cost held instead of giving the hold back', async () => {
   const reservations = new ScriptedReservations();
   const { port, calls } = remotePort(undefined, true, 99);

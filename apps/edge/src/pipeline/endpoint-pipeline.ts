@@ -272,7 +272,9 @@ async function* settledAtEnd<T>(source: AsyncIterable<T>, admittance: Admittance
  */
 function endCall(admitted: Admitted | undefined, meter: CallMeter, ok: boolean): void {
   if (!admitted) return;
-  if (meter.cost_micros !== undefined) void admitted.shrinkTo(meter.cost_micros);
+  const cost = meter.cost_micros;
+  // Anything but a whole number of micro-dollars (a broken price) says nothing: the hold stays for billing.
+  if (cost !== undefined && Number.isSafeInteger(cost) && cost >= 0) void admitted.shrinkTo(cost);
   else if (!ok) void admitted.refund();
   void admitted.finish();
 }
