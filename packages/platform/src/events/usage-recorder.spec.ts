@@ -9,7 +9,10 @@ const call = (requestId: string): Omit<EndpointCall, 'body' | 'files'> => ({
   account_id: 'acc',
   key_id: 'key',
   hold_id: null,
-  route: { model: { id: 'm', kind: 'chat', prices: { input_per_mtok: 1_000_000, output_per_mtok: 2_000_000 } }, channels: [] } as unknown as ModelRoute,
+  route: {
+    model: { id: 'm', kind: 'chat', prices: { input_per_mtok: 1_000_000, output_per_mtok: 2_000_000 } },
+    channels: [],
+  } as unknown as ModelRoute,
   options: {},
 });
 const quiet = createLogger('test', 'silent');
