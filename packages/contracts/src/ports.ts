@@ -178,9 +178,9 @@ export interface CallMeter {
   upstream_ms: number;
   /**
    * What the call costs, as its usage event charges it; set once that usage is recorded, absent
-   * when nothing was (a failed call, a video task that is billed when it finishes). The edge shrinks
-   * the call's hold to it, so the account's next call is not refused for money a finished call no
-   * longer needs while billing settles it (docs/billing.md).
+   * when none was (a call that failed before producing anything, a video task, billed when it
+   * finishes). The edge shrinks the call's hold to it, so the account's next call is not refused
+   * for money a finished call no longer needs while billing settles it (docs/billing.md).
    */
   cost_micros?: number;
 }
