@@ -144,10 +144,7 @@ test('a call whose service says what it cost shrinks its hold to that cost befor
   const send = await serve(reservations, port);
   const res = await send('k6');
   expect(res.statusCode).toBe(200);
-  const id = calls[0].call.request_id;
-  expect(reservations.shrunk).toEqual([[id, 1234]]);
-  expect(reservations.refunded).toEqual([]);
-  expect(reservations.finished).toEqual([id]);
+  expectShrunkTo(reservations, calls[0].call.request_id, 1234);
 });
 
 test('a call whose service says nothing of its cost (an older service, or no usage recorded) leaves its hold whole for billing', async () => {
@@ -174,11 +171,15 @@ test('a stream cut off after the service recorded usage keeps its cost held inst
   const res = await send('k8', true);
   expect(res.statusCode).toBe(200);
   expect(res.body).toContain('upstream broke');
-  const id = calls[0].call.request_id;
-  expect(reservations.shrunk).toEqual([[id, 99]]);
+  expectShrunkTo(reservations, calls[0].call.request_id, 99);
+});
+
+/** The call's hold shrank to `cost`, nothing went back whole, and its slot was freed. */
+function expectShrunkTo(reservations: ScriptedReservations, id: string, cost: number) {
+  expect(reservations.shrunk).toEqual([[id, cost]]);
   expect(reservations.refunded).toEqual([]);
   expect(reservations.finished).toEqual([id]);
-});
+}
 
 test("a refused admission is the client's answer; the same key right after is admitted first and never reaches the port", async () => {
   const reservations = new ScriptedReservations();

@@ -101,6 +101,17 @@ function decodeCost(cost: CallCost__Output | null | undefined, meter: CallMeter 
 /** The cost of a stream that failed after its usage was recorded, by its error, for the session's failure reply. */
 const failureCosts = new WeakMap<object, CallCost>();
 
+/** Keeps the meter's cost, if any, with the error the stream failed with. */
+function keepFailureCost(err: unknown, meter: CallMeter): void {
+  const cost = encodeCost(meter);
+  if (cost && typeof err === 'object' && err !== null) failureCosts.set(err, cost);
+}
+
+/** The cost kept with `err` by keepFailureCost. */
+function failureCost(err: unknown): CallCost | undefined {
+  return typeof err === 'object' && err !== null ? failureCosts.get(err) : undefined;
+}
+
 /** Server side: the EndpointService handlers over a capability service's port. */
 export function endpointServiceHandlers(port: EndpointPort): EndpointServiceHandlers {
   const answer = async (call: EndpointCall, signal: AbortSignal, admission?: Promise<void>): Promise<EndpointReply> => {
@@ -142,14 +153,13 @@ export function endpointServiceHandlers(port: EndpointPort): EndpointServiceHand
           try {
             for await (const frame of frames(decoded, signal, meter, admission)) yield { frame };
           } catch (err) {
-            const cost = encodeCost(meter);
-            if (cost && typeof err === 'object' && err !== null) failureCosts.set(err, cost);
+            keepFailureCost(err, meter);
             throw err;
           }
           yield { end: { cost: encodeCost(meter) } };
         });
       },
-      (status, err) => ({ error: { ...status, cost: typeof err === 'object' && err !== null ? failureCosts.get(err) : undefined } }),
+      (status, err) => ({ error: { ...status, cost: failureCost(err) } }),
       { held: (msg) => msg.held, releases: (msg) => !msg.call && msg.release !== null },
     ),
   };
