@@ -265,10 +265,10 @@ async function* settledAtEnd<T>(source: AsyncIterable<T>, admittance: Admittance
 /**
  * The call is over: its slot goes back, and its hold shrinks to what the service says it cost (the
  * usage billing will settle), also when it failed after producing something (a stream the upstream
- * cut off midway). A call whose cost is unknown keeps its hold for billing when it succeeded, and
- * gives it back when it failed. (A stream the client abandons over the gRPC hop is one: the edge
- * stops listening before the service's answer, and billing charges what it produced from a balance
- * no longer held for it, at most what is left.)
+ * cut off midway, or one its client abandoned: over gRPC its cost comes with the stopped call's last
+ * message). A call whose cost is unknown keeps its hold for billing when it succeeded, and gives it
+ * back when it failed. (A service that did not answer a stop in time is one: billing then charges
+ * what the stream produced from a balance no longer held for it, at most what is left.)
  */
 function endCall(admitted: Admitted | undefined, meter: CallMeter, ok: boolean): void {
   if (!admitted) return;

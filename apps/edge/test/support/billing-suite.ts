@@ -149,6 +149,61 @@ export function billingSuite(start: () => Promise<Stack>) {
     expect(micros(5) - micros(account.balance_usd)).toBe(charged);
   }, 60_000);
 
+  it('a stream its client cuts keeps only what it cost held: with room for one worst case and a micro-dollar more, the next stream is refused, even with billing stopped', async () => {
+    const messages = [{ role: 'user' as const, content: 'Tell me about the old lighthouse keeper and his long evenings' }];
+    const body = { model: MODEL, messages, max_tokens: 400, stream: true as const };
+    const short = await admin.fundedKey(0.000001);
+    const refused = await chat(short.key, body);
+    expect(refused.status).toBe(402);
+    const worst = micros(Number(/may cost up to \$([0-9.]+)/.exec((await json(refused)).error.message)![1]));
+
+    const funded = worst + 1;
+    const { accountId, key } = await admin.fundedKey(funded / 1e6);
+    await fetch(`${stack.simUrl}/_sim/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ match: { model: MODEL }, token_delay_ms: 40, count: 1 }),
+    });
+    const controller = new AbortController();
+    const stream = await openaiFor(stack, key).chat.completions.create(body, { signal: controller.signal });
+    // Billing stopped (distributed): nothing settles the cut stream's charge while the next call is
+    // admitted, so only the edge's own hold decides it.
+    const billing = stack.processes.find((p) => p.name === 'billing');
+    let next: number;
+    try {
+      let received = 0;
+      for await (const chunk of stream) {
+        if (chunk.choices[0]?.delta?.content) received++;
+        if (received === 4) {
+          if (billing) process.kill(billing.pid, 'SIGSTOP');
+          controller.abort();
+        }
+      }
+      expect(received).toBe(4);
+      // Time for the edge to end the cut call. Had its whole hold gone back, the worst case would be
+      // free again and the next stream admitted; held at its cost, a micro-dollar short.
+      await new Promise((r) => setTimeout(r, 300));
+      const res = await chat(key, body);
+      await res.arrayBuffer();
+      next = res.status;
+    } finally {
+      if (billing) process.kill(billing.pid, 'SIGCONT');
+    }
+    expect(next).toBe(402);
+
+    const [cut] = await eventually(
+      () => admin.usage(accountId),
+      (e) => e.length === 1,
+      20_000,
+    );
+    expect(cut.cost_micros).toBeGreaterThan(0);
+    const account = await eventually(
+      () => admin.account(accountId),
+      (a) => a.reserved_usd === 0,
+    );
+    expect(micros(account.balance_usd)).toBe(funded - cut.cost_micros);
+  }, 60_000);
+
   it('serves subscription/usage so that hard_limit_usd − total_usage/100 is the true balance', async () => {
     const { accountId, key } = await admin.fundedKey(3);
     for (let i = 0; i < 3; i++)

@@ -98,10 +98,13 @@ function decodeCost(cost: CallCost__Output | null | undefined, meter: CallMeter 
   if (cost && meter) meter.cost_micros = Number(cost.micros);
 }
 
-/** The cost of a stream that failed after its usage was recorded, by its error, for the session's failure reply. */
+/**
+ * The cost of a call that failed after its usage was recorded (a stream cut off midway, or stopped by
+ * its caller), by its error, for the session's failure reply.
+ */
 const failureCosts = new WeakMap<object, CallCost>();
 
-/** Keeps the meter's cost, if any, with the error the stream failed with. */
+/** Keeps the meter's cost, if any, with the error the call failed with. */
 function keepFailureCost(err: unknown, meter: CallMeter): void {
   const cost = encodeCost(meter);
   if (cost && typeof err === 'object' && err !== null) failureCosts.set(err, cost);
@@ -116,7 +119,14 @@ function failureCost(err: unknown): CallCost | undefined {
 export function endpointServiceHandlers(port: EndpointPort): EndpointServiceHandlers {
   const answer = async (call: EndpointCall, signal: AbortSignal, admission?: Promise<void>): Promise<EndpointReply> => {
     const meter: CallMeter = { upstream_ms: 0 };
-    const answer = encodeWithBlobs(await port.call(call, signal, meter, admission));
+    let result: unknown;
+    try {
+      result = await port.call(call, signal, meter, admission);
+    } catch (err) {
+      keepFailureCost(err, meter);
+      throw err;
+    }
+    const answer = encodeWithBlobs(result);
     return { body: answer.json, blobs: answer.blobs, upstream_ms: meter.upstream_ms, cost: encodeCost(meter) };
   };
   async function* frames(
@@ -160,12 +170,13 @@ export function endpointServiceHandlers(port: EndpointPort): EndpointServiceHand
         });
       },
       (status, err) => ({ error: { ...status, cost: failureCost(err) } }),
-      { held: (msg) => msg.held, releases: (msg) => !msg.call && msg.release !== null },
+      { held: (msg) => msg.held, releases: (msg) => !msg.call && msg.release !== null, stops: (msg) => !msg.call && msg.stop !== null },
     ),
   };
 }
 
 const RELEASE: SessionCall = { release: {} };
+const STOP: SessionCall = { stop: {} };
 
 export interface EndpointClientOptions extends SessionPoolOptions {
   /** How a hung service is found (default ENDPOINT_KEEPALIVE). */
@@ -204,7 +215,7 @@ export class GrpcEndpointClient implements EndpointPort {
     let reply: EndpointReply__Output | undefined;
     if (this.sessionsServed()) {
       try {
-        reply = await this.answerOnSession(call, signal, admission);
+        reply = await this.answerOnSession(call, signal, admission, meter);
       } catch (err) {
         if (!this.lacksSessions(err)) throw err;
       }
@@ -275,8 +286,13 @@ export class GrpcEndpointClient implements EndpointPort {
     return true;
   }
 
-  private async answerOnSession(call: EndpointCall, signal?: AbortSignal, admission?: Promise<void>): Promise<EndpointReply__Output> {
-    for await (const reply of this.onSession(call, false, signal, admission)) if (reply.reply) return reply.reply;
+  private async answerOnSession(
+    call: EndpointCall,
+    signal?: AbortSignal,
+    admission?: Promise<void>,
+    meter?: CallMeter,
+  ): Promise<EndpointReply__Output> {
+    for await (const reply of this.onSession(call, false, signal, admission, meter)) if (reply.reply) return reply.reply;
     throw new Error(`the ${call.endpoint} session ended without an answer`);
   }
 
@@ -295,7 +311,10 @@ export class GrpcEndpointClient implements EndpointPort {
 
   /**
    * The call on a pooled session, inside its own CLIENT span: its answer, or its frames up to the end.
-   * With `admission` still in flight the call goes out held, and its release once admitted.
+   * With `admission` still in flight the call goes out held, and its release once admitted. A caller
+   * that leaves stops the call: its last message, which the service still sends, puts what the call
+   * cost on `meter` (a stream cut by its client is charged for what it produced, and its hold shrinks
+   * to that instead of going back whole).
    */
   private async *onSession(
     call: EndpointCall,
@@ -309,7 +328,8 @@ export class GrpcEndpointClient implements EndpointPort {
     try {
       const msg = { call: encodeCall({ ...call, traceparent: traceparent ?? call.traceparent }), stream };
       const hold = admission && { held: { ...msg, held: true }, release: RELEASE, until: admission };
-      for await (const reply of this.sessions.call(msg, (r) => !r.frame, signal, hold)) {
+      const stop = { req: STOP, last: (r: SessionReply__Output) => decodeCost(r.reply?.cost ?? r.end?.cost ?? r.error?.cost, meter) };
+      for await (const reply of this.sessions.call(msg, { last: (r) => !r.frame, signal, hold, stop })) {
         if (reply.error) {
           // A stream cut off after the service recorded usage: what it costs comes with its failure.
           decodeCost(reply.error.cost, meter);

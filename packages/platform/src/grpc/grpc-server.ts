@@ -130,13 +130,17 @@ function isSessionHandler(method: unknown): method is SessionHandler<unknown, un
 
 /** The session metadata by which a server says it takes held calls (endpoint.proto's SessionCall.held). */
 export const HELD_CALLS_METADATA = 'unigate-held-calls';
+/** The session metadata by which a server says it takes stops (endpoint.proto's SessionCall.stop). */
+export const SESSION_STOPS_METADATA = 'unigate-session-stops';
 
-/** How a session's messages say that a call is held, and that it is released. */
-export interface HeldCalls<Req> {
+/** How a session's messages say that a call is held, that it is released, and that it is to stop. */
+export interface SessionControl<Req> {
   /** A call that may run only once its release comes. */
   held(req: Req): boolean;
   /** A message that releases the running held call (it carries no call of its own). */
   releases(req: Req): boolean;
+  /** A message that stops the running call (it carries no call of its own). */
+  stops(req: Req): boolean;
 }
 
 /**
@@ -146,15 +150,18 @@ export interface HeldCalls<Req> {
  * session ends at once and a busy one after its call; a call that arrives after that is not taken (the
  * caller sees the session end unanswered, so it knows the call never started).
  *
- * With `heldCalls`, the session says so in its initial metadata and a held call gets `released`,
- * which resolves on its release message and rejects when the call is cancelled: `run` prepares the
- * call meanwhile and waits for it before doing anything of the call's work. A release that comes
- * after its call has ended (it failed while held) is dropped.
+ * With `control`, the session says in its initial metadata that it takes held calls and stops. A held
+ * call gets `released`, which resolves on its release message and rejects when the call is cancelled
+ * or stopped: `run` prepares the call meanwhile and waits for it before doing anything of the call's
+ * work. A stop aborts the running call's signal, but unlike a cancel the session stays: whatever
+ * `run` still yields is written, its throw answered by `failed` (with the CANCELLED status), so the
+ * caller gets the call's last message (and what it cost) and can send the next call. A release or a
+ * stop that comes after its call has ended is dropped.
  */
 export function sessionHandler<Req, Res>(
   run: (req: Req, signal: AbortSignal, released?: Promise<void>) => AsyncIterable<Res>,
   failed: (status: Pick<StatusObject, 'code' | 'details'>, err: unknown) => Res,
-  heldCalls?: HeldCalls<Req>,
+  control?: SessionControl<Req>,
 ): SessionHandler<Req, Res> {
   const idle = new Set<() => void>();
   let draining = false;
@@ -162,6 +169,8 @@ export function sessionHandler<Req, Res>(
     let running: AbortController | undefined;
     let release: (() => void) | undefined;
     let finished = false;
+    // Aborted when the caller cancels the whole session: nothing more is written on it.
+    const cancelled = new AbortController();
     const finish = () => {
       idle.delete(finish);
       if (finished) return;
@@ -171,15 +180,20 @@ export function sessionHandler<Req, Res>(
     call.on('cancelled', () => {
       finished = true;
       idle.delete(finish);
+      cancelled.abort();
       running?.abort(new Error('cancelled by the caller'));
     });
     // The caller ended its side: no more calls come.
     call.on('end', () => !running && finish());
     call.on('data', (req: Req) => {
       if (finished) return;
-      if (heldCalls?.releases(req)) {
+      if (control?.releases(req)) {
         release?.();
         release = undefined;
+        return;
+      }
+      if (control?.stops(req)) {
+        running?.abort(new Error('stopped by the caller'));
         return;
       }
       if (running) {
@@ -188,7 +202,7 @@ export function sessionHandler<Req, Res>(
       }
       const abort = (running = new AbortController());
       let released: Promise<void> | undefined;
-      if (heldCalls?.held(req)) {
+      if (control?.held(req)) {
         released = new Promise<void>((resolve, reject) => {
           release = resolve;
           abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true });
@@ -199,9 +213,11 @@ export function sessionHandler<Req, Res>(
       idle.delete(finish);
       void (async () => {
         try {
-          await writeAll(call, run(req, abort.signal, released), abort.signal);
+          await writeAll(call, run(req, abort.signal, released), cancelled.signal);
         } catch (err) {
-          if (!abort.signal.aborted) call.write(failed(toGrpcStatus(err), err));
+          // Stopped (not cancelled): the caller waits for this call's last message.
+          const status = abort.signal.aborted ? { code: grpc.status.CANCELLED, details: String(abort.signal.reason) } : toGrpcStatus(err);
+          if (!cancelled.signal.aborted) call.write(failed(status, err));
         }
         running = undefined;
         release = undefined;
@@ -209,7 +225,7 @@ export function sessionHandler<Req, Res>(
         else if (!finished) idle.add(finish);
       })();
     });
-    if (heldCalls) call.sendMetadata(heldCallsMetadata());
+    if (control) call.sendMetadata(controlMetadata());
     if (draining) finish();
     else idle.add(finish);
   };
@@ -221,8 +237,9 @@ export function sessionHandler<Req, Res>(
   });
 }
 
-function heldCallsMetadata(): grpc.Metadata {
+function controlMetadata(): grpc.Metadata {
   const metadata = new grpc.Metadata();
   metadata.set(HELD_CALLS_METADATA, '1');
+  metadata.set(SESSION_STOPS_METADATA, '1');
   return metadata;
 }

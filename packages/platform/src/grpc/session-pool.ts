@@ -6,7 +6,7 @@
  */
 import type { ClientDuplexStream, Metadata } from '@grpc/grpc-js';
 import { fromGrpcError, serviceUnavailable } from './errors';
-import { HELD_CALLS_METADATA } from './grpc-server';
+import { HELD_CALLS_METADATA, SESSION_STOPS_METADATA } from './grpc-server';
 
 export interface SessionPoolOptions {
   /** Idle sessions kept; more are closed when their call ends. */
@@ -23,6 +23,8 @@ class Session<Req, Res> {
   readonly born = Date.now();
   /** The server said (in the session's initial metadata) that it takes held calls. */
   takesHeld = false;
+  /** ...and that it takes stops. */
+  takesStops = false;
   private readonly queue: Res[] = [];
   private waiter?: { resolve: (res: Res | undefined) => void; reject: (err: unknown) => void };
   private failure?: unknown;
@@ -32,7 +34,10 @@ class Session<Req, Res> {
     private readonly stream: ClientDuplexStream<Req, Res>,
     gone: (session: Session<Req, Res>) => void,
   ) {
-    stream.on('metadata', (metadata: Metadata) => (this.takesHeld = metadata.get(HELD_CALLS_METADATA)[0] === '1'));
+    stream.on('metadata', (metadata: Metadata) => {
+      this.takesHeld = metadata.get(HELD_CALLS_METADATA)[0] === '1';
+      this.takesStops = metadata.get(SESSION_STOPS_METADATA)[0] === '1';
+    });
     stream.on('data', (res: Res) => {
       const waiter = this.waiter;
       this.waiter = undefined;
@@ -95,13 +100,40 @@ class Session<Req, Res> {
  * A call that may go out before it is allowed to run (endpoint.proto's SessionCall.held): on a session
  * whose server takes held calls, `held` is sent at once and `release` once `until` resolves; on any
  * other session, `until` is awaited first and the plain call sent after it. When `until` rejects, the
- * call fails with its error and its session is cancelled, so the server never runs it.
+ * call fails with its error and the server never runs it.
  */
 export interface HeldCall<Req> {
   held: Req;
   release: Req;
   until: Promise<unknown>;
 }
+
+/**
+ * How a call is stopped when its caller leaves (endpoint.proto's SessionCall.stop), on a server that
+ * takes stops: `req` is sent, what the call still sends is read up to its last reply, which goes to
+ * `last` instead of the caller (it says what the call cost), and the session serves the next call.
+ */
+export interface StopCall<Req, Res> {
+  req: Req;
+  last: (res: Res) => void;
+}
+
+export interface SessionCallOptions<Req, Res> {
+  /** Whether `res` is the call's last reply: the session is free again after it. */
+  last: (res: Res) => boolean;
+  /** The caller left: the call is stopped (`stop`) or, without a stop, cancelled with its session. */
+  signal?: AbortSignal;
+  /** The call may go out before it may run. */
+  hold?: HeldCall<Req>;
+  stop?: StopCall<Req, Res>;
+}
+
+/**
+ * How long a stopped call's last reply is waited for before its session is cancelled instead. The
+ * server answers a stop at once (it aborts the call, which records its usage and ends); a server too
+ * busy or hung to do so in this time leaves the call's cost unknown, as a cancel does.
+ */
+export const STOP_GRACE_MS = 1_000;
 
 export class SessionPool<Req, Res> {
   private readonly idle = new Set<Session<Req, Res>>();
@@ -123,20 +155,35 @@ export class SessionPool<Req, Res> {
 
   /**
    * One call: `req` on an idle session (or a new one), then its replies up to the one `last` accepts.
-   * A failure arrives as the GatewayError it carried (fromGrpcError); `signal` cancels the call. A
-   * session that the server ended before answering (it was draining) never started the call, so the
-   * call is sent once more on a new session. With `hold`, the call may go out before it may run.
+   * A failure arrives as the GatewayError it carried (fromGrpcError). A session that the server ended
+   * before answering (it was draining) never started the call, so the call is sent once more on a new
+   * session. A caller that leaves (`signal` aborts, or it stops reading before the last reply) stops
+   * the call when the server takes stops: once the call has run, the generator ends only after the
+   * stopped call's last reply (or STOP_GRACE_MS), so its cost is known when the caller's cleanup runs.
+   * Otherwise the call is cancelled with its session.
    */
-  async *call(req: Req, last: (res: Res) => boolean, signal?: AbortSignal, hold?: HeldCall<Req>): AsyncGenerator<Res> {
+  async *call(req: Req, { last, signal, hold, stop }: SessionCallOptions<Req, Res>): AsyncGenerator<Res> {
     for (let attempt = 1; ; attempt++) {
       const session = this.acquire();
-      const cancel = () => session.cancel();
-      signal?.addEventListener('abort', cancel, { once: true });
+      /** Something of the call is on the session; `ran`: the call itself, free to run. */
+      let sent = false;
+      let ran = false;
+      /** Set once the stop is sent: the session is cancelled if the call's last reply does not follow in time. */
+      let grace: NodeJS.Timeout | undefined;
+      const stoppable = () => sent && stop !== undefined && session.takesStops;
+      const stopCall = () => {
+        if (grace) return;
+        session.send(stop!.req);
+        grace = setTimeout(() => session.cancel(), STOP_GRACE_MS);
+      };
+      const leave = () => (stoppable() ? stopCall() : session.cancel());
+      signal?.addEventListener('abort', leave, { once: true });
       let answered = false;
       let released = false;
       try {
         if (hold && session.takesHeld) {
           session.send(hold.held);
+          sent = true;
           await hold.until;
           signal?.throwIfAborted();
           session.send(hold.release);
@@ -145,14 +192,16 @@ export class SessionPool<Req, Res> {
             // Nothing is on this session yet: refused, it goes back to the pool as it was.
             await hold.until.catch((err: unknown) => {
               released = true;
-              signal?.removeEventListener('abort', cancel);
+              signal?.removeEventListener('abort', leave);
               this.release(session);
               throw err;
             });
             signal?.throwIfAborted();
           }
           session.send(req);
+          sent = true;
         }
+        ran = true;
         for (;;) {
           const res = await session.next();
           if (res === undefined) break;
@@ -160,21 +209,51 @@ export class SessionPool<Req, Res> {
           if (last(res)) {
             // Back in the pool before the caller sees the last reply: it may never ask for more.
             released = true;
-            signal?.removeEventListener('abort', cancel);
+            signal?.removeEventListener('abort', leave);
             this.release(session);
+            if (grace) {
+              // The caller left while waiting: its reason is the failure, the reply only says the cost.
+              stop!.last(res);
+              signal?.throwIfAborted();
+            }
             yield res;
             return;
           }
-          yield res;
+          // Once stopped, what still comes is not the caller's.
+          if (!grace) yield res;
         }
       } catch (err) {
         throw signal?.aborted ? (signal.reason ?? fromGrpcError(err)) : fromGrpcError(err);
       } finally {
-        signal?.removeEventListener('abort', cancel);
-        // Stopped early (the caller left, or a failure): the call ends with the session.
-        if (!released && session.usable) session.cancel();
+        signal?.removeEventListener('abort', leave);
+        // Stopped early (the caller left, or a failure): the call ends, by a stop or with the session.
+        if (!released && session.usable && stoppable()) {
+          stopCall();
+          const ended = this.readToLast(session, last, stop!.last).finally(() => clearTimeout(grace));
+          // A call that never ran (refused while held) costs nothing: its caller need not wait.
+          if (ran) await ended;
+        } else {
+          clearTimeout(grace);
+          if (!released && session.usable) session.cancel();
+        }
       }
       if (answered || attempt > 1) throw serviceUnavailable();
+    }
+  }
+
+  /** A stopped call's replies, read to its last (which goes to `onLast`); the session is then free. */
+  private async readToLast(session: Session<Req, Res>, last: (res: Res) => boolean, onLast: (res: Res) => void) {
+    try {
+      for (;;) {
+        const res = await session.next();
+        if (res === undefined) return;
+        if (last(res)) {
+          this.release(session);
+          return onLast(res);
+        }
+      }
+    } catch {
+      // Cancelled after the grace, or the session failed: the call's cost stays unknown.
     }
   }
 

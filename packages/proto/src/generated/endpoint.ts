@@ -13,6 +13,7 @@ import type { SessionEnd as _unigate_endpoint_v1_SessionEnd, SessionEnd__Output 
 import type { SessionError as _unigate_endpoint_v1_SessionError, SessionError__Output as _unigate_endpoint_v1_SessionError__Output } from './unigate/endpoint/v1/SessionError';
 import type { SessionRelease as _unigate_endpoint_v1_SessionRelease, SessionRelease__Output as _unigate_endpoint_v1_SessionRelease__Output } from './unigate/endpoint/v1/SessionRelease';
 import type { SessionReply as _unigate_endpoint_v1_SessionReply, SessionReply__Output as _unigate_endpoint_v1_SessionReply__Output } from './unigate/endpoint/v1/SessionReply';
+import type { SessionStop as _unigate_endpoint_v1_SessionStop, SessionStop__Output as _unigate_endpoint_v1_SessionStop__Output } from './unigate/endpoint/v1/SessionStop';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -34,6 +35,7 @@ export interface ProtoGrpcType {
         SessionError: MessageTypeDefinition<_unigate_endpoint_v1_SessionError, _unigate_endpoint_v1_SessionError__Output>
         SessionRelease: MessageTypeDefinition<_unigate_endpoint_v1_SessionRelease, _unigate_endpoint_v1_SessionRelease__Output>
         SessionReply: MessageTypeDefinition<_unigate_endpoint_v1_SessionReply, _unigate_endpoint_v1_SessionReply__Output>
+        SessionStop: MessageTypeDefinition<_unigate_endpoint_v1_SessionStop, _unigate_endpoint_v1_SessionStop__Output>
       }
     }
   }
