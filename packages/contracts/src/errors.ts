@@ -116,6 +116,17 @@ export const errors = {
       message,
       retryable,
     }),
+  /**
+   * The client closed the connection before its answer was ready: nobody reads this, but the access
+   * log and the request metrics show 499 (nginx's convention) instead of a 500 for a routine event.
+   */
+  clientClosed: () =>
+    new GatewayError({
+      status: 499,
+      code: 'client_closed_request',
+      type: 'invalid_request_error',
+      message: 'The client closed the connection before the answer was ready.',
+    }),
   internal: (errorId: string) =>
     new GatewayError({
       status: 500,

@@ -72,7 +72,8 @@ export function shouldRetry(status: number): boolean {
 }
 
 export function sendError(reply: FastifyReply, request: FastifyRequest, err: GatewayError, shape: ErrorShape, model?: string) {
-  if (err.status < 500) rejections.inc({ model: model ?? 'other', reason: String(err.status) });
+  // A client that left (499) was not refused.
+  if (err.status < 500 && err.status !== 499) rejections.inc({ model: model ?? 'other', reason: String(err.status) });
   if (err.retryAfter !== undefined) void reply.header('retry-after', String(err.retryAfter));
   void reply.header('x-should-retry', String(shouldRetry(err.status)));
   return reply.status(err.status).send(renderError(err, shape, String(request.id)));

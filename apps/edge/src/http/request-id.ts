@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { httpDuration, httpRequests, processIds } from '@unigate/platform';
 
 // 64 random bits per process and a counter: unique across replicas and restarts (the id is also the
@@ -17,21 +17,28 @@ export function registerRequestHooks(fastify: FastifyInstance): void {
   // Label children looked up once per route and status (a route is a registered path, never user input).
   const counted = new Map<string, CounterChild>();
   const timed = new Map<string, HistogramChild>();
-  // Callback hooks: no promise per request for what is synchronous.
-  fastify.addHook('onRequest', (request, reply, done) => {
-    void reply.header('x-request-id', request.id);
-    done();
-  });
-  fastify.addHook('onResponse', (request, reply, done) => {
+  const count = (request: FastifyRequest, status: number, elapsedMs: number) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    const status = reply.statusCode;
     const key = `${status} ${route}`;
     let counter = counted.get(key);
     if (!counter) counted.set(key, (counter = httpRequests.labels(route, String(status))));
     counter.inc();
     let histogram = timed.get(route);
     if (!histogram) timed.set(route, (histogram = httpDuration.labels(route)));
-    histogram.observe(reply.elapsedTime / 1000);
+    histogram.observe(elapsedMs / 1000);
+  };
+  // Callback hooks: no promise per request for what is synchronous.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    // A response whose client left before its end never reaches onResponse: it counts here, as 499
+    // (nginx's "client closed request") when no header had gone out, else with the status it had.
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) count(request, reply.raw.headersSent ? reply.statusCode : 499, reply.elapsedTime);
+    });
+    done();
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    count(request, reply.statusCode, reply.elapsedTime);
     done();
   });
 }

@@ -187,7 +187,8 @@ export class EndpointPipeline {
     } catch (err) {
       await admittance.pending?.catch(() => undefined);
       endCall(admittance.current(), clock.meter, false);
-      throw err;
+      // The client's leaving is why the call failed: a 499 for the logs, not an unhandled error.
+      throw abort.signal.aborted ? errors.clientClosed() : err;
     } finally {
       reply.raw.off('close', onClose);
     }

@@ -107,6 +107,32 @@ export function routingSuite(start: (env: Record<string, string>) => Promise<Sta
     expect(await admin.usage(accountId)).toEqual([]);
   });
 
+  it('a client that leaves before its answer: no failover, no error or upstream failure in any log, and the request counts as 499', async () => {
+    const count499 = async () => {
+      const text = await (await fetch(`${stack.origin}/metrics`, { headers: { authorization: `Bearer ${stack.adminToken}` } })).text();
+      return [...text.matchAll(/^unigate_http_requests_total\{[^}]*status="499"[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+    };
+    const before = await count499();
+    const logged = stack.processes.map((p) => p.logs().length);
+    await fault(primary, { latency_ms: 3_000, count: 1 });
+    await expect(
+      fetch(`${stack.baseURL}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'sigma-opus-4-7', messages: [{ role: 'user', content: 'route-gone' }] }),
+        signal: AbortSignal.timeout(300),
+      }),
+    ).rejects.toThrow();
+    await eventually(count499, (n) => n === before + 1);
+    // The service's upstream attempt ends with the stop, a moment after the edge's answer.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sent(await log(primary), 'route-gone')).toBeDefined();
+    expect(sent(await log(backup), 'route-gone')).toBeUndefined();
+    const since = stack.processes.map((p, i) => p.logs().slice(logged[i])).join('\n');
+    expect(since).not.toMatch(/"level":"(error|fatal)"|"level":(50|60)\b/);
+    expect(since).not.toContain('upstream attempt failed');
+  });
+
   it('never writes an upstream key into its logs', () => {
     const logs = stack.processes.map((p) => p.logs()).join('\n');
     expect(logs).not.toContain(PRIMARY_KEY);

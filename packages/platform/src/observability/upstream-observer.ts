@@ -7,13 +7,17 @@ import type { Channel, EndpointCall, ModelRoute, Usage } from '@unigate/contract
 import type { Logger } from '../logger';
 import { upstreamRequests } from './metrics';
 
-export type UpstreamOutcome = 'ok' | 'retryable_error' | 'error';
+export type UpstreamOutcome = 'ok' | 'retryable_error' | 'error' | 'cancelled';
 
 export function upstreamObservers(logger: Logger) {
   return {
     onAttempt(route: ModelRoute, channel: Channel, outcome: UpstreamOutcome, error?: unknown): void {
       upstreamRequests.inc({ model: route.model.id, channel: channel.id, outcome });
-      if (outcome !== 'ok') logger.warn({ model: route.model.id, channel: channel.id, err: describe(error) }, 'upstream attempt failed');
+      // The caller leaving is routine, and says nothing about the upstream.
+      if (outcome === 'cancelled')
+        logger.debug({ model: route.model.id, channel: channel.id }, 'upstream attempt cancelled: the caller left');
+      else if (outcome !== 'ok')
+        logger.warn({ model: route.model.id, channel: channel.id, err: describe(error) }, 'upstream attempt failed');
     },
     onUsageLost(call: EndpointCall, usage: Usage, error: unknown): void {
       // The answer already happened; keep the fact in the log so an operator can replay it.

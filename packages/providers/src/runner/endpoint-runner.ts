@@ -55,6 +55,7 @@ export class EndpointRunner implements EndpointPort {
       call.route,
       (channel) => this.adapter(endpoint, channel.protocol).call(channel, call.body, ctx),
       this.deps.onAttempt,
+      signal,
     );
     await this.report(call, measured.usage, meter);
     return measured.value;
@@ -79,6 +80,7 @@ export class EndpointRunner implements EndpointPort {
           return it.next();
         },
         this.deps.onAttempt,
+        signal,
       );
       for (let next = first; !next.done; next = await it!.next()) yield next.value;
     } finally {

@@ -5,12 +5,18 @@
  */
 import { GatewayError, type Channel, type ModelRoute } from '@unigate/contracts';
 
-export type AttemptOutcome = 'ok' | 'retryable_error' | 'error';
+/** `cancelled`: the caller left (the call's signal aborted), which says nothing about the upstream. */
+export type AttemptOutcome = 'ok' | 'retryable_error' | 'error' | 'cancelled';
 
 /** Told about every upstream attempt (for metrics and logs). */
 export type AttemptObserver = (route: ModelRoute, channel: Channel, outcome: AttemptOutcome, error?: unknown) => void;
 
-export async function withFailover<T>(route: ModelRoute, attempt: (channel: Channel) => Promise<T>, observe?: AttemptObserver): Promise<T> {
+export async function withFailover<T>(
+  route: ModelRoute,
+  attempt: (channel: Channel) => Promise<T>,
+  observe?: AttemptObserver,
+  signal?: AbortSignal,
+): Promise<T> {
   let lastError: unknown;
   for (const channel of route.channels) {
     try {
@@ -19,6 +25,10 @@ export async function withFailover<T>(route: ModelRoute, attempt: (channel: Chan
       return result;
     } catch (err) {
       lastError = err;
+      if (signal?.aborted) {
+        observe?.(route, channel, 'cancelled', err);
+        throw err;
+      }
       const retryable = GatewayError.is(err) && err.retryable;
       observe?.(route, channel, retryable ? 'retryable_error' : 'error', err);
       if (!retryable) throw err;

@@ -1,0 +1,61 @@
+/**
+ * Channel failover: the next channel only after a retryable failure, each attempt's outcome told to
+ * the observer, and a caller that left neither failed over nor counted as the upstream's failure.
+ */
+import { errors, type Channel, type ModelRoute } from '@unigate/contracts';
+import { withFailover, type AttemptOutcome } from './failover';
+
+const channel = (id: string): Channel => ({
+  id,
+  protocol: 'openai-chat',
+  base_url: `http://${id}.invalid/v1`,
+  api_key: '',
+  upstream_model: 'm',
+  priority: 0,
+  weight: 1,
+});
+const route: ModelRoute = {
+  model: { id: 'm', family: 'omega', kind: 'chat', owned_by: 'omega', created: 1, prices: { input_per_mtok: 1, output_per_mtok: 1 } },
+  channels: [channel('a'), channel('b')],
+};
+
+function observed() {
+  const outcomes: Array<[string, AttemptOutcome]> = [];
+  return { outcomes, observe: (_r: ModelRoute, c: Channel, outcome: AttemptOutcome) => outcomes.push([c.id, outcome]) };
+}
+
+test('a retryable failure moves on to the next channel; the answer comes from it', async () => {
+  const { outcomes, observe } = observed();
+  const answer = await withFailover(
+    route,
+    async (c) => {
+      if (c.id === 'a') throw errors.upstream(503, 'busy', true);
+      return c.id;
+    },
+    observe,
+  );
+  expect(answer).toBe('b');
+  expect(outcomes).toEqual([
+    ['a', 'retryable_error'],
+    ['b', 'ok'],
+  ]);
+});
+
+test('a failure that is not retryable ends the call at the first channel', async () => {
+  const { outcomes, observe } = observed();
+  const bad = errors.invalidRequest('bad');
+  await expect(withFailover(route, () => Promise.reject(bad), observe)).rejects.toBe(bad);
+  expect(outcomes).toEqual([['a', 'error']]);
+});
+
+test("a caller that left is not failed over, even on a retryable error, and counts as cancelled, not as the upstream's failure", async () => {
+  const { outcomes, observe } = observed();
+  const abort = new AbortController();
+  const failure = errors.upstream(502, 'connection reset', true);
+  const attempt = async () => {
+    abort.abort(new Error('client gone'));
+    throw failure;
+  };
+  await expect(withFailover(route, attempt, observe, abort.signal)).rejects.toBe(failure);
+  expect(outcomes).toEqual([['a', 'cancelled']]);
+});
