@@ -185,6 +185,12 @@ export interface CallMeter {
   cost_micros?: number;
 }
 
+/**
+ * How one upstream attempt of a call ended (the runner's failover tells its observer): `cancelled`
+ * when the caller left (the call's signal aborted), which says nothing about the upstream.
+ */
+export type AttemptOutcome = 'ok' | 'retryable_error' | 'error' | 'cancelled';
+
 /** Where a service reports what a call produced; billing settles the hold from it. */
 export interface UsageSink {
   /** Resolves the cost the call is charged (its usage event's cost_micros). */

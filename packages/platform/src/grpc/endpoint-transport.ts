@@ -223,9 +223,9 @@ export class GrpcEndpointClient implements EndpointPort {
     if (!reply) {
       await admission;
       reply = await this.unary(call, signal);
+      decodeCost(reply.cost, meter);
     }
     if (meter) meter.upstream_ms += reply.upstream_ms;
-    decodeCost(reply.cost, meter);
     if (!spec.localize && reply.blobs.length === 0) return new JsonText(jsonText(reply.body));
     return decodeJson(spec.response, reply.body, `${call.endpoint} answer`, 'peer', reply.blobs);
   }
@@ -296,7 +296,7 @@ export class GrpcEndpointClient implements EndpointPort {
     throw new Error(`the ${call.endpoint} session ended without an answer`);
   }
 
-  /** The call's frames; its cost, which comes with their end, goes on `meter`. */
+  /** The call's frames; its cost, which comes with their end, goes on `meter` (onSession). */
   private async *framesOnSession(
     call: EndpointCall,
     signal: AbortSignal,
@@ -305,7 +305,6 @@ export class GrpcEndpointClient implements EndpointPort {
   ): AsyncGenerator<EndpointFrame__Output> {
     for await (const reply of this.onSession(call, true, signal, admission, meter)) {
       if (reply.frame) yield reply.frame;
-      else if (reply.end) decodeCost(reply.end.cost, meter);
     }
   }
 
@@ -328,13 +327,17 @@ export class GrpcEndpointClient implements EndpointPort {
     try {
       const msg = { call: encodeCall({ ...call, traceparent: traceparent ?? call.traceparent }), stream };
       const hold = admission && { held: { ...msg, held: true }, release: RELEASE, until: admission };
-      const stop = { req: STOP, last: (r: SessionReply__Output) => decodeCost(r.reply?.cost ?? r.end?.cost ?? r.error?.cost, meter) };
+      // The call's last message (answer, end or failure) carries what it cost, also once stopped.
+      const takeCost = (r: SessionReply__Output) => decodeCost(r.reply?.cost ?? r.end?.cost ?? r.error?.cost, meter);
+      const stop = { req: STOP, last: takeCost };
       for await (const reply of this.sessions.call(msg, { last: (r) => !r.frame, signal, hold, stop })) {
-        if (reply.error) {
-          // A stream cut off after the service recorded usage: what it costs comes with its failure.
-          decodeCost(reply.error.cost, meter);
-          throw fromGrpcError(reply.error);
+        if (reply.frame) {
+          yield reply;
+          continue;
         }
+        takeCost(reply);
+        // A stream cut off after the service recorded usage has its cost on the meter by now.
+        if (reply.error) throw fromGrpcError(reply.error);
         yield reply;
         if (reply.end) return;
       }

@@ -3,15 +3,13 @@
  * attempt by model, channel and outcome, and usage that could not be handed to billing (logged with
  * everything needed to replay it).
  */
-import type { Channel, EndpointCall, ModelRoute, Usage } from '@unigate/contracts';
+import type { AttemptOutcome, Channel, EndpointCall, ModelRoute, Usage } from '@unigate/contracts';
 import type { Logger } from '../logger';
 import { upstreamRequests } from './metrics';
 
-export type UpstreamOutcome = 'ok' | 'retryable_error' | 'error' | 'cancelled';
-
 export function upstreamObservers(logger: Logger) {
   return {
-    onAttempt(route: ModelRoute, channel: Channel, outcome: UpstreamOutcome, error?: unknown): void {
+    onAttempt(route: ModelRoute, channel: Channel, outcome: AttemptOutcome, error?: unknown): void {
       upstreamRequests.inc({ model: route.model.id, channel: channel.id, outcome });
       // The caller leaving is routine, and says nothing about the upstream.
       if (outcome === 'cancelled')

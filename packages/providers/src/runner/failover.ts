@@ -3,10 +3,9 @@
  * retryable failures (connection errors, 429, 5xx) — which adapters only raise before anything has
  * reached the caller.
  */
-import { GatewayError, type Channel, type ModelRoute } from '@unigate/contracts';
+import { GatewayError, type AttemptOutcome, type Channel, type ModelRoute } from '@unigate/contracts';
 
-/** `cancelled`: the caller left (the call's signal aborted), which says nothing about the upstream. */
-export type AttemptOutcome = 'ok' | 'retryable_error' | 'error' | 'cancelled';
+export type { AttemptOutcome };
 
 /** Told about every upstream attempt (for metrics and logs). */
 export type AttemptObserver = (route: ModelRoute, channel: Channel, outcome: AttemptOutcome, error?: unknown) => void;
