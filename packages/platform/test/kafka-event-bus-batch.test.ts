@@ -129,10 +129,34 @@ describe('lingerMs', () => {
     return { calls, sinceFirstMs: next - firstDone, sincePublishedMs: next - published };
   }
 
-  test('after a fetch smaller than maxBatch, the next one waits lingerMs', async () => {
+  test('after a fetch smaller than maxBatch that caught up, the next one waits lingerMs', async () => {
     const { calls, sinceFirstMs } = await nextCall(3, 1_000);
     expect(calls).toEqual([[0, 1, 2], [3]]);
     expect(sinceFirstMs).toBeGreaterThanOrEqual(990);
+  });
+
+  // A fetch smaller than maxBatch is not the end of the partition: here each fetch holds one produced
+  // batch of two events. With a wait after every fetch, six of them would take five waits (10 s).
+  test('a consumer behind the end of its partition fetches again at once, however little a fetch held', async () => {
+    const bus = newBus(uniqueName('klinger'));
+    const topic = bus.name('backlog');
+    for (let i = 0; i < 6; i++) await produceTogether(topic, 'k', 2 * i, 2);
+    const calls: number[][] = [];
+    const at: number[] = [];
+    await bus.subscribeBatch(
+      'backlog',
+      'lingerers',
+      async (events) => {
+        calls.push(events.map((e) => (e.payload as { n: number }).n));
+        at.push(performance.now());
+      },
+      { maxBatch: 16, lingerMs: 2_000 },
+    );
+    await waitFor('the whole backlog', () => calls.flat().length >= 12, 10_000);
+    expect(calls.flat()).toEqual(Array.from({ length: 12 }, (_, i) => i));
+    // The mock answered one produced batch per fetch, so the backlog took several fetches and no wait.
+    expect(calls.length).toBeGreaterThan(1);
+    expect(at[at.length - 1] - at[0]).toBeLessThan(2_000);
   });
 
   // One worker would handle one partition's batch, wait, then the next (each ~1 s apart here).
