@@ -95,13 +95,14 @@ export interface SubscribeBatchOptions {
   maxBatch?: number;
   /**
    * After handing over a fetch that held fewer than `maxBatch` events and reached the end of its
-   * partition, wait this long before the next fetch, so that it gathers what arrived meanwhile. A fetch answers as soon as there is
-   * anything, so at a steady moderate rate each event came alone: one fetch, one offset commit and
-   * one handler call (a transaction) per event. The wait adds at most this much to an event's
-   * latency (the waits of a fetch's partitions overlap); a full fetch is followed at once. So is one
-   * that left the consumer behind, however little it held: a broker may answer with less than it has (a real one
-   * stops at the fetch's byte limits, librdkafka's mock sends one produced batch per fetch), and a
-   * backlog read with a wait per fetch would drain at a few events per wait.
+   * partition, wait this long before the next fetch, so that it gathers what arrived meanwhile. A
+   * fetch answers as soon as there is anything, so at a steady moderate rate each event came alone:
+   * one fetch, one offset commit and one handler call (a transaction) per event. The wait adds at
+   * most this much to an event's latency (the waits of a fetch's partitions overlap); a full fetch is
+   * followed at once. So is one that left the consumer behind, however little it held: a broker may
+   * answer with less than it has (a real one stops at the fetch's byte limits, librdkafka's mock
+   * sends one produced batch per fetch), and a backlog read with a wait per fetch would drain at a
+   * few events per wait.
    * 0 (default): fetch again at once.
    */
   lingerMs?: number;
