@@ -8,7 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kafka, logLevel, type Message } from 'kafkajs';
 import { kafkaBrokers, uniqueName, waitFor } from '@unigate/testing';
-import { createLogger, KafkaEventBus, type BusEvent } from '@unigate/platform';
+import { createLogger, KafkaEventBus, kafkaConsumerLag, type BusEvent } from '@unigate/platform';
 
 const logger = createLogger('kafka-event-bus-batch-test', 'silent');
 const buses: KafkaEventBus[] = [];
@@ -55,6 +55,14 @@ function produceToEveryPartition(topic: string): Promise<void> {
   );
 }
 
+/** `unigate_kafka_consumer_lag` of a group on a topic (Kafka's names: prefixed), summed over partitions. */
+async function lagOf(bus: KafkaEventBus, group: string, topic: string): Promise<number | undefined> {
+  const series = (await kafkaConsumerLag.get()).values.filter(
+    (v) => v.labels.group === bus.name(group) && v.labels.topic === bus.name(topic),
+  );
+  return series.length === 0 ? undefined : series.reduce((sum, v) => sum + v.value, 0);
+}
+
 afterEach(async () => {
   await Promise.all(buses.splice(0).map((b) => b.close()));
 });
@@ -82,11 +90,13 @@ test('a handler that throws gets the same slice again, and later messages wait t
   const prefix = uniqueName('kbatch');
   const bus = newBus(prefix);
   const calls: number[][] = [];
+  const lags: (number | undefined)[] = [];
   let failuresLeft = 1;
   await produceTogether(bus.name('flaky'), 'k', 0, 5);
   await bus.subscribeBatch('flaky', 'batchers', async (events) => {
     const ns = events.map((e) => (e.payload as { n: number }).n);
     calls.push(ns);
+    lags.push(await lagOf(bus, 'batchers', 'flaky'));
     if (failuresLeft-- > 0) throw new Error('transient');
   });
   await waitFor('the retry', () => calls.length >= 2);
@@ -96,6 +106,9 @@ test('a handler that throws gets the same slice again, and later messages wait t
   expect(calls[0]).toEqual([0, 1, 2, 3, 4]);
   expect(calls[1]).toEqual([0, 1, 2, 3, 4]);
   expect(calls.slice(1).flat()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  // The lag gauge: none before the first fetch was handled; the failed slice still counted after it.
+  expect(lags.slice(0, 2)).toEqual([undefined, 5]);
+  await waitFor('no lag once all eight are handled', async () => (await lagOf(bus, 'batchers', 'flaky')) === 0);
 });
 
 describe('lingerMs', () => {
@@ -143,16 +156,22 @@ describe('lingerMs', () => {
     for (let i = 0; i < 6; i++) await produceTogether(topic, 'k', 2 * i, 2);
     const calls: number[][] = [];
     const at: number[] = [];
+    const lags: (number | undefined)[] = [];
     await bus.subscribeBatch(
       'backlog',
       'lingerers',
       async (events) => {
         calls.push(events.map((e) => (e.payload as { n: number }).n));
         at.push(performance.now());
+        lags.push(await lagOf(bus, 'lingerers', 'backlog'));
       },
       { maxBatch: 16, lingerMs: 2_000 },
     );
     await waitFor('the whole backlog', () => calls.flat().length >= 12, 10_000);
+    // What the gauge showed at each call (as of the fetch before): a backlog that only shrinks, then none.
+    expect(lags[1]).toBeGreaterThan(0);
+    expect(lags.slice(1)).toEqual([...lags.slice(1)].sort((a, b) => (b ?? 0) - (a ?? 0)));
+    await waitFor('no lag', async () => (await lagOf(bus, 'lingerers', 'backlog')) === 0);
     expect(calls.flat()).toEqual(Array.from({ length: 12 }, (_, i) => i));
     // The mock answered one produced batch per fetch, so the backlog took several fetches and no wait.
     expect(calls.length).toBeGreaterThan(1);

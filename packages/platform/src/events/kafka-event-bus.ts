@@ -14,6 +14,7 @@ import type { Consumer, EachBatchPayload, IHeaders, Kafka, KafkaMessage, LogEntr
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { readEnv, wholeNumber } from '../env';
+import { kafkaConsumerLag } from '../observability/metrics';
 import { backoffMs, type BackoffOptions } from './backoff';
 import type { EventBus, EventHandler, EventMeta } from './event-bus';
 import { SerialLane } from '../serial-lane';
@@ -132,6 +133,8 @@ interface Subscription {
   restartTimer?: NodeJS.Timeout;
   /** Pending resume timers of partitions paused after a handler failure. */
   timers: Set<NodeJS.Timeout>;
+  /** `kafkaConsumerLag` series this subscription set (a rebalance drops them: its partitions may move). */
+  lagSeries: Map<string, { group: string; topic: string; partition: string }>;
   /** `topic:partition` → the failing offset and how often it failed, for the backoff. */
   failures: Map<string, { offset: string; attempts: number }>;
 }
@@ -293,6 +296,7 @@ export class KafkaEventBus implements EventBus {
       giveUps: 0,
       timers: new Set(),
       failures: new Map(),
+      lagSeries: new Map(),
     };
     this.subscriptions.push(sub);
     await this.runConsumer(sub);
@@ -315,6 +319,8 @@ export class KafkaEventBus implements EventBus {
       sub.joined = true;
       sub.crashed = false;
       sub.giveUps = 0;
+      for (const labels of sub.lagSeries.values()) kafkaConsumerLag.remove(labels);
+      sub.lagSeries.clear();
     });
     consumer.on(consumer.events.CRASH, (e) => {
       const { error, restart } = e.payload;
@@ -333,8 +339,27 @@ export class KafkaEventBus implements EventBus {
     await consumer.run({
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: sub.partitionsAtOnce,
-      eachBatch: (payload) => sub.eachBatch(sub, payload),
+      eachBatch: (payload) => this.handleBatch(sub, payload),
     });
+  }
+
+  /** `sub`'s handling of one fetched batch, then how far its partition is still ahead of it. */
+  private async handleBatch(sub: Subscription, p: EachBatchPayload): Promise<void> {
+    const { batch } = p;
+    // The next event to handle: past what the handling resolved (a failed slice is retried later).
+    let next = BigInt(batch.firstOffset() ?? batch.highWatermark);
+    const resolveOffset = (offset: string) => {
+      next = BigInt(offset) + 1n;
+      p.resolveOffset(offset);
+    };
+    try {
+      await sub.eachBatch(sub, { ...p, resolveOffset });
+    } finally {
+      // The names Kafka knows (prefixed), as its own tools show them.
+      const labels = { group: this.name(sub.groupId), topic: batch.topic, partition: String(batch.partition) };
+      sub.lagSeries.set(`${batch.topic}:${batch.partition}`, labels);
+      kafkaConsumerLag.set(labels, Math.max(0, Number(BigInt(batch.highWatermark) - next)));
+    }
   }
 
   private restartLater(sub: Subscription): void {

@@ -1,5 +1,5 @@
 /** Prometheus metrics. One registry per process; every app serves it at /metrics. */
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export const metricsRegistry = new Registry();
 /**
@@ -51,5 +51,17 @@ export const rejections = new Counter({
   name: 'unigate_rejections_total',
   help: 'Requests rejected before reaching an upstream, by model and reason (402, 429, 400, 401, 403, 404)',
   labelNames: ['model', 'reason'] as const,
+  registers: [metricsRegistry],
+});
+
+/**
+ * Events of a partition that a consumer group has yet to handle in this process, as of its last
+ * handled fetch: the partition's end then, minus the next event to handle. It stays at its last value
+ * while nothing new arrives, and a rebalance drops this process's series (its partitions may move).
+ */
+export const kafkaConsumerLag = new Gauge({
+  name: 'unigate_kafka_consumer_lag',
+  help: 'Events a Kafka consumer group has yet to handle on a partition, as of its last handled fetch in this process',
+  labelNames: ['group', 'topic', 'partition'] as const,
   registers: [metricsRegistry],
 });
