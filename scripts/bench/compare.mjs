@@ -24,9 +24,7 @@ import { readConfig } from './config.mjs';
 import { environment, loadavgNow, withHostCpu } from './environment.mjs';
 import { log, stopAll, stopOnSignals } from './lifecycle.mjs';
 import { sequentialCases } from './measure.mjs';
-import { chatBody } from './requests.mjs';
-import { client } from './sequential.mjs';
-import { medianWithInterval, summarize } from './stats.mjs';
+import { compareTable, pairedRounds } from './paired-rounds.mjs';
 import { startDeploymentAt, startSimulator } from './targets.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -57,69 +55,6 @@ function baselineCheckout(ref) {
   return { commit, dir };
 }
 
-/** `count` rounds of one case (after `warmup` unrecorded ones): each sends the request to all three sides. */
-async function rounds(sides, config, kase) {
-  const body = Buffer.from(chatBody(config, kase.stream, kase.large));
-  const clients = sides.map((side) => client(side, body));
-  // The six orders of three: each side goes first, second and last equally often.
-  const orders = [
-    [0, 1, 2],
-    [2, 0, 1],
-    [1, 2, 0],
-    [0, 2, 1],
-    [1, 0, 2],
-    [2, 1, 0],
-  ];
-  const samples = sides.map(() => []);
-  try {
-    // Three requests a round: three times a single target's time limit.
-    const deadline = performance.now() + config.sequential.maxSeconds * 1000 * 3;
-    for (let i = 0; i < config.sequential.warmup + kase.count; i++) {
-      if (i >= config.sequential.warmup && performance.now() > deadline) break;
-      const times = [];
-      for (const s of orders[i % orders.length]) {
-        const r = await clients[s].send();
-        if (r.status !== 200) throw new Error(`${sides[s].name}: HTTP ${r.status}`);
-        times[s] = kase.stream ? r.firstByteUs : r.totalUs;
-      }
-      if (i >= config.sequential.warmup) times.forEach((t, s) => samples[s].push(t));
-    }
-  } finally {
-    for (const c of clients) c.close();
-  }
-  const [direct, base, head] = samples;
-  const overhead = (own) => {
-    const { p50, p99 } = summarize(own.map((t, i) => t - direct[i]));
-    return { p50, p99 };
-  };
-  return {
-    rounds: direct.length,
-    direct: summarize(direct),
-    baseline: { ...summarize(base), overhead: overhead(base) },
-    current: { ...summarize(head), overhead: overhead(head) },
-    difference: medianWithInterval(head.map((t, i) => t - base[i])),
-  };
-}
-
-function markdown(result) {
-  const ms = (us) => (us / 1000).toFixed(3);
-  const signed = (us) => `${us >= 0 ? '+' : '−'}${ms(Math.abs(us))}`;
-  const lines = [
-    `- ${result.deployment}: this build (${result.current.commit}${result.current.dirty ? ', uncommitted changes' : ''}) against ${result.baseline.commit.slice(0, 12)}, both running at once; ${result.environment.cpus} cores (${result.environment.cpuModel}), load average ${result.environment.loadavgAtStart.join(' ')} at the start, ${result.loadavgAtEnd.join(' ')} at the end.`,
-    '',
-    '| case | rounds | direct p50 | baseline overhead p50 | this build overhead p50 | this − baseline, per round: median | 95 % interval | host steal / busy |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |',
-  ];
-  for (const [name, c] of Object.entries(result.cases)) {
-    const d = c.difference;
-    lines.push(
-      `| ${name} | ${c.rounds} | ${ms(c.direct.p50)} | ${signed(c.baseline.overhead.p50)} | ${signed(c.current.overhead.p50)} | ${signed(d.median)} | ${d.low === null ? 'none (fewer than six rounds)' : `${signed(d.low)} … ${signed(d.high)}`} | ${c.hostCpu ? `${c.hostCpu.steal} % / ${c.hostCpu.busy} %` : '—'} |`,
-    );
-  }
-  lines.push('', '(ms; streams: time to the first event; an interval that holds 0 is no measured difference)');
-  return lines.join('\n');
-}
-
 async function main() {
   const [ref, deployment = 'distributed'] = process.argv.slice(2);
   if (!ref) throw new Error('usage: npm run bench:compare -- <git ref> [standalone|distributed]');
@@ -139,7 +74,7 @@ async function main() {
   // The bench's sequential cases but the idle one: a change to how a process wakes shows in the stream's.
   for (const [name, kase] of sequentialCases(config).filter(([name]) => name !== 'idle')) {
     log(`${deployment}: ${name}`);
-    cases[name] = await withHostCpu(() => rounds(sides, config, kase));
+    cases[name] = await withHostCpu(() => pairedRounds(sides, config, kase));
   }
   const result = {
     startedAt: new Date().toISOString(),
@@ -155,7 +90,7 @@ async function main() {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `compare-${result.startedAt.replace(/[:.]/g, '-')}.json`);
   writeFileSync(path, `${JSON.stringify(result, null, 2)}\n`);
-  console.log(`\n${markdown(result)}\n`);
+  console.log(`\n${compareTable(result)}\n`);
   log(`results: ${relative(ROOT, path)}`);
 }
 

@@ -13,6 +13,7 @@
  *   BENCH_CONNECTIONS=64          connections of the throughput and decay runs
  *   BENCH_HEAD_TO_HEAD_ROUNDS=10  counted rounds of standalone and Portkey loaded in turn (head-to-head.mjs), 3 s slices; 0: none
  *   BENCH_MODEL=omega-k3          see docs/benchmark.md for why this model
+ *   BENCH_RESULTS_DIR             where the results' JSON goes (default bench/results)
  *   --docs                        also rewrite the latest-numbers section of docs/benchmark.md
  */
 export const ALL_TARGETS = ['direct', 'proxy', 'standalone', 'distributed', 'portkey'];
@@ -65,6 +66,7 @@ export function readConfig(argv = process.argv.slice(2)) {
     },
     rssIntervalMs: 500,
     creditUsd: 1_000_000,
+    resultsDir: process.env.BENCH_RESULTS_DIR || undefined,
     writeDocs: argv.includes('--docs'),
   };
 }

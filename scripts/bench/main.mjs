@@ -91,7 +91,7 @@ async function main() {
     ...(versus && { headToHead: versus }),
     summary: summarizeRun(targets, versus),
   };
-  const resultsPath = writeResults(ROOT, run);
+  const resultsPath = writeResults(ROOT, run, config.resultsDir);
   const text = markdown(run, resultsPath);
   console.log(`\n${text}\n`);
   if (config.writeDocs) {

@@ -4,7 +4,7 @@
  * JSON under bench/results/.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { overhead } from './stats.mjs';
 
 // Everything measured paired with direct calls: the floor proxy and the gateways.
@@ -281,6 +281,8 @@ function decayTable(run) {
       const w = t.decay.windows;
       return [name, w.map((x) => int(x.rps)).join(' · '), times(w[w.length - 1].rps / w[0].rps)];
     });
+  // Only gateways have a no-decay run (not the simulator or the floor proxy).
+  if (rows.length === 0) return [];
   const c = run.config;
   return [
     `**No decay** (non-streaming, ${c.connections} connections, ${c.decay.seconds} s from a fresh start, req/s per ${c.decay.seconds / c.decay.windows} s window)`,
@@ -405,13 +407,16 @@ export function markdown(run, resultsPath) {
   ].join('\n');
 }
 
-/** Writes bench/results/<timestamp>.json; returns its path relative to the repository. */
-export function writeResults(root, run) {
-  const dir = join(root, 'bench', 'results');
+/**
+ * Writes <timestamp>.json in `dir` (default bench/results); returns its path, relative to the
+ * repository when it lies inside it.
+ */
+export function writeResults(root, run, dir = join(root, 'bench', 'results')) {
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${run.startedAt.replace(/[:.]/g, '-')}.json`);
+  const file = resolve(dir, `${run.startedAt.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(run, null, 2)}\n`);
-  return relative(root, file);
+  const inside = relative(root, file);
+  return inside.startsWith('..') || isAbsolute(inside) ? file : inside;
 }
 
 /** Replaces the latest-numbers section of docs/benchmark.md (between its two markers), Prettier-formatted. */
