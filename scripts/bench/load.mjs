@@ -13,13 +13,16 @@ const autocannon = require('autocannon');
 
 /**
  * Runs `seconds` of load. With `windows`, also returns the answers per second of each of that many
- * equal windows. Latency summaries are in microseconds, of 2xx answers only.
+ * equal windows, and within each window the answers of each whole second it holds (`perSecond`: the
+ * samples the no-decay verdict's interval is drawn from). Latency summaries are in microseconds, of
+ * 2xx answers only.
  */
 export function loadRun(target, config, { stream, seconds, windows = 0 }) {
   const latenciesUs = [];
   const statuses = {};
   const windowMs = windows > 0 ? (seconds * 1000) / windows : 0;
   const perWindow = new Array(windows).fill(0);
+  const perSecond = new Array(windows > 0 ? Math.ceil(seconds) : 0).fill(0);
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -47,6 +50,8 @@ export function loadRun(target, config, { stream, seconds, windows = 0 }) {
               from: (i * windowMs) / 1000,
               to: ((i + 1) * windowMs) / 1000,
               rps: count / (windowMs / 1000),
+              // The whole seconds inside this window (none when a window is shorter than a second).
+              perSecond: perSecond.filter((_, sec) => sec * 1000 >= i * windowMs && (sec + 1) * 1000 <= (i + 1) * windowMs),
             })),
           }),
         });
@@ -57,8 +62,11 @@ export function loadRun(target, config, { stream, seconds, windows = 0 }) {
       if (status < 200 || status >= 300) return;
       latenciesUs.push(responseTimeMs * 1000);
       if (windows > 0) {
-        const i = Math.floor((performance.now() - started) / windowMs);
+        const elapsed = performance.now() - started;
+        const i = Math.floor(elapsed / windowMs);
         if (i < windows) perWindow[i] += 1;
+        const sec = Math.floor(elapsed / 1000);
+        if (sec < perSecond.length) perSecond[sec] += 1;
       }
     });
   });

@@ -41,10 +41,24 @@ test('counts 2xx answers as served, tallies every status, and spreads the served
     [0, 0.5],
     [0.5, 1],
   ]);
+  // Windows of half a second hold no whole second: no per-second counts.
+  expect(result.windows.map((w: { perSecond: number[] }) => w.perSecond)).toEqual([[], []]);
   // An answer that lands after the last window's end is served but in no window.
   const inWindows = result.windows.reduce((sum: number, w: { rps: number }) => sum + w.rps * 0.5, 0);
   expect(Math.round(inWindows)).toBeLessThanOrEqual(result.ok);
   expect(Math.round(inWindows)).toBeGreaterThan(0);
+});
+
+test("counts each whole second of a window, and a window's seconds add up to its answers", async () => {
+  const result = await loadRun(
+    { origin, headers: {} },
+    { model: 'omega-k3', maxTokens: 8, connections: 2 },
+    { stream: false, seconds: 2, windows: 1 },
+  );
+  const [window] = result.windows as Array<{ rps: number; perSecond: number[] }>;
+  expect(window.perSecond).toHaveLength(2);
+  for (const count of window.perSecond) expect(count).toBeGreaterThan(0);
+  expect(window.perSecond[0] + window.perSecond[1]).toBe(window.rps * 2);
 });
 
 test('without windows it returns none', async () => {

@@ -107,6 +107,34 @@ describe('the targets table', () => {
     expect(p99?.interval).toBeUndefined();
   });
 
+  it('judges no decay by the interval of its first and last windows’ seconds when the run kept them', () => {
+    const decay = (first: number[], last: number[]) => {
+      const targets = run().targets;
+      const window = (perSecond: number[]) => ({ ...load(perSecond.reduce((a, b) => a + b, 0) / perSecond.length), perSecond });
+      Object.assign(targets.standalone, { decay: { windows: [window(first), load(3000), window(last)] } });
+      return summarizeRun(targets).targets.find((t: { name: string }) => t.name === 'standalone no decay (last / first window)');
+    };
+    const steady = [3000, 3100, 2900, 3050, 2950, 3000, 3080, 2920, 3010, 2990];
+    // A last window 12 % down in its mean, from two slow seconds among steady ones: the seconds cannot
+    // tell a decay from noise.
+    const bumpy = decay(steady, [3000, 3100, 1000, 3050, 2950, 1500, 3080, 2920, 3010, 2990]);
+    expect(bumpy?.value).toBeLessThan(0.9);
+    expect(bumpy).toMatchObject({ verdict: 'undecided' });
+    expect(bumpy?.interval.low).toBeLessThan(0.9);
+    expect(bumpy?.interval.high).toBeGreaterThanOrEqual(0.9);
+    // The same rates throughout: met, the whole interval at or above 0.9.
+    expect(decay(steady, [...steady].reverse())).toMatchObject({ verdict: 'met', interval: { low: expect.any(Number) } });
+    // Every second of the last window 20 % down: missed.
+    expect(
+      decay(
+        steady,
+        steady.map((x) => x * 0.8),
+      ),
+    ).toMatchObject({ verdict: 'missed' });
+    // Windows of two seconds (BENCH_QUICK) bound nothing: the value is judged.
+    expect(decay([3000, 3000], [2600, 2600])).toMatchObject({ verdict: 'missed', interval: undefined });
+  });
+
   it("judges the throughput ratio by the head-to-head rounds' interval when the run has them", () => {
     const ratio = (versus: object) =>
       summarizeRun(run().targets, versus).targets.find((t: { name: string }) => t.name === 'standalone req/s, non-streaming');

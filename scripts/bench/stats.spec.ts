@@ -3,7 +3,17 @@
  * bench:compare puts around a difference between two builds.
  */
 import { seededRandom } from '@unigate/catalog/lookup';
-import { lowerTailRank, medianWithInterval, overhead, percentile, percentileInterval, signTestRank, summarize } from './stats.mjs';
+import {
+  lowerTailRank,
+  meanRatioInterval,
+  medianWithInterval,
+  overhead,
+  percentile,
+  percentileInterval,
+  signTestRank,
+  summarize,
+  t95,
+} from './stats.mjs';
 
 /** P(B ≤ k) for B ~ Binomial(n, q), by summing exact terms in linear space (small n only). */
 function binomialCdf(n: number, k: number, q = 0.5): number {
@@ -169,6 +179,50 @@ describe('the interval around a median difference (bench:compare)', () => {
     }
     // Exact coverage for n = 300 is 1 − 2·P(B ≤ 132) ≈ 95.3 %; 2,000 trials put the count within ±1 %.
     expect(covered / trials).toBeGreaterThan(0.935);
+    expect(covered / trials).toBeLessThan(0.97);
+  });
+});
+
+describe('meanRatioInterval (no decay)', () => {
+  it("takes Student's t quantiles within 0.003 of the tables", () => {
+    const table: Array<[number, number]> = [
+      [5, 2.570582],
+      [6, 2.446912],
+      [9, 2.262157],
+      [18, 2.100922],
+      [60, 2.000298],
+      [1000, 1.962339],
+    ];
+    for (const [df, t] of table) expect(Math.abs(t95(df) - t)).toBeLessThan(0.003);
+  });
+
+  it('gives the ratio of the means, its interval widened by the spread of either side', () => {
+    const six = (...xs: number[]) => [...xs, ...xs, ...xs];
+    const steady = six(100, 100);
+    expect(meanRatioInterval(six(90, 90), steady)).toEqual({ value: 0.9, low: 0.9, high: 0.9 });
+    const spread = meanRatioInterval(six(80, 100), steady);
+    expect(spread.value).toBeCloseTo(0.9, 12);
+    expect(spread.low).toBeLessThan(0.9);
+    expect(spread.high).toBeGreaterThan(0.9);
+    const wider = meanRatioInterval(six(70, 110), steady);
+    expect(wider.low).toBeLessThan(spread.low!);
+    expect(wider.high).toBeGreaterThan(spread.high!);
+    // Too few samples (five), or nothing served in a window: no bounds.
+    expect(meanRatioInterval([1, 2, 3, 4, 5], steady)).toMatchObject({ low: null, high: null });
+    expect(meanRatioInterval(six(0, 0), steady)).toMatchObject({ low: null, high: null });
+  });
+
+  it('covers the true ratio of two windows of noisy seconds about 95 % of the time', () => {
+    const random = seededRandom(93);
+    const trials = 4000;
+    let covered = 0;
+    for (let i = 0; i < trials; i++) {
+      // Ten seconds of ~3,000 req/s with 5 % noise, against ten of the same rate times 0.93.
+      const draw = (scale: number) => Array.from({ length: 10 }, () => 3000 * scale * (1 + 0.05 * normal(random)));
+      const { low, high } = meanRatioInterval(draw(0.93), draw(1));
+      if (low! <= 0.93 && 0.93 <= high!) covered++;
+    }
+    expect(covered / trials).toBeGreaterThanOrEqual(0.935);
     expect(covered / trials).toBeLessThan(0.97);
   });
 });
