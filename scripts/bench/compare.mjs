@@ -20,7 +20,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readConfig } from './config.mjs';
+import { readConfig, reportFailure, UsageError } from './config.mjs';
 import { environment, loadavgNow, withHostCpu } from './environment.mjs';
 import { log, stopAll, stopOnSignals } from './lifecycle.mjs';
 import { sequentialCases } from './measure.mjs';
@@ -38,7 +38,7 @@ function baselineCheckout(ref) {
   try {
     commit = run('git', ['rev-parse', '--verify', `${ref}^{commit}`], ROOT);
   } catch {
-    throw new Error(`'${ref}' is not a commit of this repository`);
+    throw new UsageError(`'${ref}' is not a commit of this repository`);
   }
   const dir = join(tmpdir(), 'unigate-bench-baseline', commit.slice(0, 12));
   const built = join(dir, '.bench-built');
@@ -57,8 +57,8 @@ function baselineCheckout(ref) {
 
 async function main() {
   const [ref, deployment = 'distributed'] = process.argv.slice(2);
-  if (!ref) throw new Error('usage: npm run bench:compare -- <git ref> [standalone|distributed]');
-  if (!DEPLOYMENTS.includes(deployment)) throw new Error(`deployment must be one of ${DEPLOYMENTS.join(', ')}, got '${deployment}'`);
+  if (!ref) throw new UsageError('usage: npm run bench:compare -- <git ref> [standalone|distributed]');
+  if (!DEPLOYMENTS.includes(deployment)) throw new UsageError(`deployment must be one of ${DEPLOYMENTS.join(', ')}, got '${deployment}'`);
   const config = readConfig([]);
   stopOnSignals();
   const environmentNow = environment(ROOT);
@@ -96,7 +96,7 @@ async function main() {
 
 main()
   .catch((err) => {
-    console.error(err);
+    reportFailure(err);
     process.exitCode = 1;
   })
   .finally(stopAll);

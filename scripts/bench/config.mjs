@@ -18,11 +18,20 @@
  */
 export const ALL_TARGETS = ['direct', 'proxy', 'standalone', 'distributed', 'portkey'];
 
+/** A setting or argument the bench cannot run with: printed as its message alone, without a stack. */
+export class UsageError extends Error {}
+
+/** How an entry script reports what stopped it: a UsageError by its message, anything else whole. */
+export function reportFailure(err) {
+  if (err instanceof UsageError) console.error(`bench: ${err.message}`);
+  else console.error(err);
+}
+
 const number = (name, fallback) => {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got '${raw}'`);
+  if (!Number.isFinite(value) || value < 0) throw new UsageError(`${name} must be a non-negative number, got '${raw}'`);
   return value;
 };
 
@@ -33,7 +42,7 @@ export function readConfig(argv = process.argv.slice(2)) {
     .map((t) => t.trim())
     .filter(Boolean);
   const unknown = targets.filter((t) => !ALL_TARGETS.includes(t));
-  if (unknown.length) throw new Error(`BENCH_TARGETS: unknown target(s) ${unknown.join(', ')}; known: ${ALL_TARGETS.join(', ')}`);
+  if (unknown.length) throw new UsageError(`BENCH_TARGETS: unknown target(s) ${unknown.join(', ')}; known: ${ALL_TARGETS.join(', ')}`);
   return {
     quick,
     targets,

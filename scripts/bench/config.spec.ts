@@ -2,7 +2,7 @@
  * The bench's settings come from the environment: a typo must stop the run with a reason, not measure
  * the wrong thing for fifteen minutes.
  */
-import { ALL_TARGETS, readConfig } from './config.mjs';
+import { ALL_TARGETS, readConfig, UsageError } from './config.mjs';
 
 const saved = { ...process.env };
 afterEach(() => {
@@ -42,6 +42,7 @@ describe('readConfig', () => {
   it('refuses an unknown target and a count that is not a non-negative number', () => {
     process.env.BENCH_TARGETS = 'direct,litellm';
     expect(() => readConfig([])).toThrow('BENCH_TARGETS: unknown target(s) litellm');
+    expect(() => readConfig([])).toThrow(UsageError);
     delete process.env.BENCH_TARGETS;
     for (const bad of ['-1', 'ten', 'Infinity']) {
       process.env.BENCH_DURATION = bad;

@@ -14,7 +14,7 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readConfig } from './config.mjs';
+import { readConfig, reportFailure } from './config.mjs';
 import { environment, loadavgNow, withHostCpu } from './environment.mjs';
 import { log, stopAll, stopOnSignals } from './lifecycle.mjs';
 import { headToHead } from './head-to-head.mjs';
@@ -103,7 +103,7 @@ async function main() {
 
 main()
   .catch((err) => {
-    console.error(err);
+    reportFailure(err);
     process.exitCode = 1;
   })
   .finally(stopAll);

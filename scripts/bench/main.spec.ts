@@ -107,6 +107,15 @@ describe('npm run bench (scripts/bench/main.mjs)', () => {
     expect(processesWith(`BENCH_RESULTS_DIR=${resultsDir}`)).toEqual([]);
   });
 
+  it('refuses a setting it cannot run with in one line, before starting anything', async () => {
+    const run = await bench({ BENCH_TARGETS: 'direct,litellm', BENCH_RESULTS_DIR: resultsDir });
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim()).toBe(
+      'bench: BENCH_TARGETS: unknown target(s) litellm; known: direct, proxy, standalone, distributed, portkey',
+    );
+    expect(run.stdout).toBe('');
+  });
+
   it('stops everything it started on SIGTERM, and writes no results', async () => {
     const marker = `BENCH_RESULTS_DIR=${resultsDir}`;
     let running: number[] | undefined;
