@@ -4,52 +4,21 @@
  * pairs the two builds' requests of that round, and what is timed for a stream (its first event).
  * The one timing they rely on is a delay of DELAY_MS that one side adds, far above loopback's noise.
  */
-import { localServers } from './local-servers';
+import { chatStub, localServers, type ChatStubOptions, type StubTarget } from './local-servers';
 import { compareTable, ORDERS, pairedRounds } from './paired-rounds.mjs';
-
-interface Side {
-  name: string;
-  origin: string;
-  headers: Record<string, string>;
-}
 
 const DELAY_MS = 40;
 const servers = localServers();
 const arrivals: string[] = [];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/**
- * A chat endpoint logging each arrival under `name`. `delayMs` holds back the answer (a stream's end
- * only: its first event goes out at once); `status(n)` answers the n-th request (from 0).
- */
-async function side(name: string, opts: { delayMs?: number; status?: (n: number) => number } = {}): Promise<Side> {
-  let n = 0;
-  const origin = await servers.listen((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', async () => {
-      arrivals.push(name);
-      const status = opts.status?.(n++) ?? 200;
-      if (JSON.parse(body).stream) {
-        res.writeHead(status, { 'content-type': 'text/event-stream' });
-        res.write('data: {"choices":[]}\n\n');
-        await sleep(opts.delayMs ?? 0);
-        res.end('data: [DONE]\n\n');
-      } else {
-        await sleep(opts.delayMs ?? 0);
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end('{"choices":[]}');
-      }
-    });
-  });
-  return { name, origin, headers: {} };
-}
+/** A chat endpoint logging each arrival under `name` (chatStub). */
+const side = (name: string, opts: ChatStubOptions = {}) => chatStub(servers, arrivals, name, opts);
 
 const config = (warmup: number) => ({ model: 'omega-k3', maxTokens: 8, sequential: { warmup, maxSeconds: 30 } });
 
-let direct: Side;
-let baseline: Side;
-let slower: Side;
+let direct: StubTarget;
+let baseline: StubTarget;
+let slower: StubTarget;
 beforeAll(async () => {
   direct = await side('direct');
   baseline = await side('baseline');

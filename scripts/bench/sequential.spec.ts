@@ -3,35 +3,14 @@
  * simulator: how many requests each side gets, who goes first in each round, what is recorded (the
  * warm-up is not), the gateway's own x-unigate-overhead-ms, and failures. Counts only, never times.
  */
-import { localServers } from './local-servers';
+import { chatStub, localServers, type ChatStubOptions } from './local-servers';
 import { sequentialRun } from './sequential.mjs';
-
-interface Side {
-  origin: string;
-  name: string;
-  headers: Record<string, string>;
-}
 
 const arrivals: string[] = [];
 const servers = localServers();
 
-/** A chat endpoint that logs each request's arrival under `name`; `status(n)` answers the n-th request (from 0). */
-async function server(name: string, opts: { overheadMs?: string; status?: (n: number) => number } = {}): Promise<Side> {
-  let n = 0;
-  const origin = await servers.listen((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      arrivals.push(name);
-      const status = opts.status?.(n++) ?? 200;
-      res.writeHead(status, {
-        'content-type': 'application/json',
-        ...(opts.overheadMs !== undefined && { 'x-unigate-overhead-ms': opts.overheadMs }),
-      });
-      res.end(JSON.stringify({ choices: [] }));
-    });
-  });
-  return { name, origin, headers: {} };
-}
+/** A chat endpoint that logs each request's arrival under `name` (chatStub). */
+const server = (name: string, opts: ChatStubOptions = {}) => chatStub(servers, arrivals, name, opts);
 
 const config = (warmup: number, maxSeconds = 30) => ({ model: 'omega-k3', maxTokens: 8, sequential: { warmup, maxSeconds } });
 
