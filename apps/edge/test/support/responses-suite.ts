@@ -200,6 +200,35 @@ export function responsesSuite(start: (env: Record<string, string>) => Promise<S
     expect(gone).toBeInstanceOf(OpenAI.NotFoundError);
   });
 
+  it('holds a continuation for the model’s whole window, so a stored conversation cannot cost more than the balance', async () => {
+    const admin = new Admin(stack);
+    const { accountId, key } = await admin.fundedKey(0.3);
+    const keyed = openaiFor(stack, key);
+    const first = await keyed.responses.create({ model: 'gamma-2.5-flash', input: 'remember: 42', max_output_tokens: 16 });
+    // gamma-2.5-flash reads up to 1,048,576 tokens at $0.30 per million: $0.3146 of input, more than is left.
+    const continued = { model: 'gamma-2.5-flash', previous_response_id: first.id, input: 'what was it?', max_output_tokens: 16 };
+    const refused = await keyed.responses.create(continued).catch((e) => e);
+    expect(refused).toBeInstanceOf(OpenAI.APIError);
+    expect(refused.status).toBe(402);
+
+    const credited = await admin.call('POST', `/accounts/${accountId}/credit`, { amount_usd: 0.1, reference: `window-${accountId}` });
+    expect(credited.status).toBe(200);
+    const second = await keyed.responses.create(continued);
+    expect(second.previous_response_id).toBe(first.id);
+    // The window was only held: the account pays what the two calls measured, and nothing stays reserved.
+    const entries = await eventually(
+      () => admin.usage(accountId),
+      (e) => e.length === 2,
+    );
+    const charged = entries.reduce((sum, e) => sum + e.cost_micros, 0);
+    const account = await eventually(
+      () => admin.account(accountId),
+      (a) => a.reserved_usd === 0,
+    );
+    expect(Math.round(account.balance_usd * 1e6)).toBe(400_000 - charged);
+    expect(charged).toBeLessThan(10_000);
+  });
+
   it('bills responses into the ledger, streamed or not', async () => {
     const admin = new Admin(stack);
     const { accountId, key } = await admin.fundedKey(2);

@@ -3,8 +3,10 @@
  * must fit the model's window, and the hold reserves the estimated prompt plus the output the
  * request allows — max_output_tokens, or what a chat completion without max_tokens would assume.
  *
- * A continuation (`previous_response_id`) is resolved by the chat service, after admission: the
- * earlier turns are not in this estimate, so the hold may be smaller than the call (docs/billing.md).
+ * A continuation (`previous_response_id`) is resolved by the chat service, after admission, so the
+ * edge cannot count its earlier turns. Its hold reserves the model's whole context window as input
+ * instead: no upstream reads more than that, whatever the stored conversation holds, so the hold
+ * still covers the call, and the call's measured cost replaces it when it ends (docs/billing.md).
  */
 import type { ModelInfo } from '../../catalog';
 import { errors } from '../../errors';
@@ -27,5 +29,8 @@ export function planResponses(model: ModelInfo, req: ResponsesRequest): Usage {
     req.max_output_tokens != null
       ? outputCeiling(model, req.max_output_tokens)
       : (holdOutputCap(model, MODEL_RULES[model.id]?.holdOutputCap, () => prompt) ?? model.max_output_tokens ?? DEFAULT_OUTPUT_CAP);
+  // The window is a bound the vendor enforces, not an estimate: no margin on it. A model the catalogue
+  // gives no window has no bound to hold; its continuation is held for the new input only.
+  if (req.previous_response_id && model.context_window !== undefined) return { input_tokens: model.context_window, output_tokens: output };
   return worstCaseUsage(prompt, output);
 }
