@@ -14,6 +14,7 @@ import { endpointServiceHandlers, GRPC_HANDLERS } from '@unigate/platform/distri
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
 import { createChatService } from './create-chat';
+import { responsesRetentionDays, startResponsesExpiry } from './responses-expiry';
 import { openChatDataSource } from './store/chat-data-source';
 import { TypeOrmResponsesStore } from './store/typeorm-responses-store';
 
@@ -29,10 +30,11 @@ const BUS = Symbol('BUS');
 const DATA_SOURCE = Symbol('DATA_SOURCE');
 const RESPONSES = Symbol('RESPONSES');
 const USAGE = Symbol('USAGE');
+const EXPIRY = Symbol('EXPIRY');
 
 /**
  * The chat service process: the chat endpoints' runner behind EndpointService, usage events to Kafka,
- * stored Responses in its own Postgres schema (`chat`).
+ * stored Responses in its own Postgres schema (`chat`), expired by their retention.
  */
 @Module({
   providers: [
@@ -56,6 +58,13 @@ const USAGE = Symbol('USAGE');
         return store;
       },
     },
+    // Read with the rest of the environment at start: a bad value stops the process before it serves.
+    {
+      provide: EXPIRY,
+      inject: [RESPONSES],
+      useFactory: (responses: TypeOrmResponsesStore) =>
+        startResponsesExpiry(responses, { retentionDays: responsesRetentionDays(), logger: createLogger('chat') }),
+    },
     { provide: USAGE, inject: [BUS], useFactory: (bus: EventBus) => new UsageRecorder(publishUsage(bus), createLogger('chat')) },
     {
       provide: GRPC_HANDLERS,
@@ -77,12 +86,14 @@ export class ChatAppModule implements OnApplicationShutdown {
     @Inject(BUS) private readonly bus: EventBus,
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
     @Inject(USAGE) private readonly usage: UsageRecorder,
+    @Inject(EXPIRY) private readonly stopExpiry: () => Promise<void>,
   ) {}
 
   async onApplicationShutdown() {
     // Calls have drained (gRPC closed first): their usage reaches the bus before it closes.
     await this.usage.flush(shutdownTimeoutMs());
     await this.bus.close();
+    await this.stopExpiry();
     if (this.ds.isInitialized) await this.ds.destroy();
   }
 }

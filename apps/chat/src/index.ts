@@ -3,3 +3,9 @@ export { openChatDataSource, CHAT_SCHEMA, type OpenChatDataSourceOptions } from 
 export { TypeOrmResponsesStore } from './store/typeorm-responses-store';
 export type { ResponsesStore, StoredResponse } from './domain/responses-store';
 export { StoredResponses } from './domain/stored-responses';
+export {
+  DEFAULT_RESPONSES_RETENTION_DAYS,
+  responsesRetentionDays,
+  startResponsesExpiry,
+  type ResponsesExpiryOptions,
+} from './responses-expiry';

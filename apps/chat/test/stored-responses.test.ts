@@ -15,7 +15,7 @@ import {
 import { createLogger } from '@unigate/platform';
 import { createTestDatabase, type TestDatabase } from '@unigate/testing';
 import type { DataSource } from 'typeorm';
-import { openChatDataSource, StoredResponses, TypeOrmResponsesStore } from '../src';
+import { openChatDataSource, responsesRetentionDays, startResponsesExpiry, StoredResponses, TypeOrmResponsesStore } from '../src';
 
 const logger = createLogger('chat-test', 'silent');
 const ROUTE = { model: { id: 'gamma-2.5-flash' }, channels: [] } as unknown as ModelRoute;
@@ -134,7 +134,7 @@ describe('stored responses', () => {
 
   it('keeps nothing for store: false', async () => {
     const res = (await port.call(call({ model: 'gamma-2.5-flash', input: 'x', store: false }))) as ResponsesResponse;
-    expect(await store.load('acct-a', res.id)).toBeNull();
+    expect(await store.conversation('acct-a', res.id)).toBeNull();
   });
 
   it('stores a streamed response before its terminal event goes out', async () => {
@@ -142,8 +142,8 @@ describe('stored responses', () => {
     for await (const item of port.stream(c, new AbortController().signal)) {
       const ev = item as ResponsesStreamEvent;
       if (ev.type === 'response.completed') {
-        const kept = await store.load('acct-a', ev.response.id);
-        expect(kept?.items.map((i) => i.type)).toEqual(['message', 'message']);
+        const kept = await store.conversation('acct-a', ev.response.id);
+        expect(kept?.map((i) => i.type)).toEqual(['message', 'message']);
       }
     }
     expect.assertions(1);
@@ -162,6 +162,148 @@ describe('stored responses', () => {
     };
     const c = call({ model: 'gamma-2.5-flash', input: 'x' });
     await expect(new StoredResponses(failing, store).call(c)).rejects.toMatchObject({ status: 502 });
-    expect(await store.load('acct-a', `resp_${c.request_id}`)).toBeNull();
+    expect(await store.conversation('acct-a', `resp_${c.request_id}`)).toBeNull();
+  });
+});
+
+describe('stored responses as a chain', () => {
+  const rowsOf = (ids: string[]) =>
+    ds.query(`SELECT id, previous_id, items FROM chat.responses WHERE id = ANY($1)`, [ids]) as Promise<
+      Array<{ id: string; previous_id: string | null; items: string }>
+    >;
+
+  /** A conversation of `turns` responses, each continuing the one before; their ids, oldest first. */
+  async function conversation(turns: number, account = 'acct-a'): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < turns; i++) {
+      const body = { model: 'gamma-2.5-flash', input: `turn ${i}`, ...(ids.length && { previous_response_id: ids.at(-1) }) };
+      ids.push(((await port.call(call(body, account))) as ResponsesResponse).id);
+    }
+    return ids;
+  }
+
+  it('keeps each turn once, linked to the one it continued, and reads the whole conversation back', async () => {
+    const ids = await conversation(12);
+    const rows = await rowsOf(ids);
+    // Twelve rows of one turn each (its input and its answer), not twelve growing copies of the conversation.
+    expect(rows).toHaveLength(12);
+    for (const row of rows) {
+      expect(JSON.parse(row.items)).toHaveLength(2);
+      expect(row.previous_id).toBe(ids[ids.indexOf(row.id) - 1] ?? null);
+    }
+    const whole = await store.conversation('acct-a', ids[11]);
+    expect(whole).toHaveLength(24);
+    expect(whole!.filter((_, i) => i % 2 === 0).map((item) => (item as { content: unknown }).content)).toEqual(
+      ids.map((_, i) => `turn ${i}`),
+    );
+    // The last turn was sent everything before it.
+    expect(runner.bodies[11].input).toEqual([...whole!.slice(0, 22), { type: 'message', role: 'user', content: 'turn 11' }]);
+  });
+
+  it('continues a response stored before the chain, which holds its whole conversation', async () => {
+    const legacy = [
+      { type: 'message', role: 'user', content: 'old question' },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'old answer' }] },
+    ];
+    const id = `resp_legacy_${Date.now()}`;
+    await ds.query(`INSERT INTO chat.responses (id, account_id, model, items) VALUES ($1, 'acct-a', 'gamma-2.5-flash', $2)`, [
+      id,
+      JSON.stringify(legacy),
+    ]);
+    const next = (await port.call(
+      call({ model: 'gamma-2.5-flash', previous_response_id: id, input: 'new question' }),
+    )) as ResponsesResponse;
+    expect(runner.bodies[0].input).toEqual([...legacy, { type: 'message', role: 'user', content: 'new question' }]);
+    expect(await store.conversation('acct-a', next.id)).toHaveLength(4);
+  });
+
+  it('reads a chain with a turn no longer stored, or one in another account, as not stored', async () => {
+    const ids = await conversation(3);
+    await ds.query(`UPDATE chat.responses SET account_id = 'acct-z' WHERE id = $1`, [ids[1]]);
+    expect(await store.conversation('acct-a', ids[2])).toBeNull();
+    await ds.query(`DELETE FROM chat.responses WHERE id = $1`, [ids[1]]);
+    const err = await port.call(call({ model: 'gamma-2.5-flash', previous_response_id: ids[2], input: 'hi' })).catch((e) => e);
+    expect(err).toMatchObject({ status: 404, code: 'not_found', param: 'previous_response_id' });
+    // A cycle (only an upsert that rewrote an id could make one) ends at the turn limit instead of looping.
+    await ds.query(`UPDATE chat.responses SET previous_id = $1 WHERE id = $2`, [ids[2], ids[0]]);
+    await ds.query(`INSERT INTO chat.responses (id, account_id, model, items, previous_id) VALUES ($1, 'acct-a', 'm', '[]', $2)`, [
+      ids[1],
+      ids[0],
+    ]);
+    expect(await store.conversation('acct-a', ids[2])).toBeNull();
+  });
+
+  it('expires responses past their retention unless a newer one still continues them', async () => {
+    const account = `acct-exp-${Date.now()}`;
+    const [a, b, c] = await conversation(3, account); // a and b old, c new: all three stay
+    const [d] = await conversation(1, account); // old, alone: goes
+    const [e, f] = await conversation(2, account); // both old: both go
+    const old = new Date(Date.now() - 40 * 86_400_000);
+    await ds.query(`UPDATE chat.responses SET created_at = $1 WHERE id = ANY($2)`, [old, [a, b, d, e, f]]);
+    const cutoff = new Date(Date.now() - 30 * 86_400_000);
+    expect(await store.expire(cutoff)).toBe(3);
+    expect((await rowsOf([a, b, c, d, e, f])).map((r) => r.id).sort()).toEqual([a, b, c].sort());
+    expect(await store.conversation(account, c)).toHaveLength(6);
+    // Once c is old too, the whole conversation goes.
+    await ds.query(`UPDATE chat.responses SET created_at = $1 WHERE id = $2`, [old, c]);
+    expect(await store.expire(cutoff)).toBe(3);
+    expect(await rowsOf([a, b, c])).toEqual([]);
+  });
+
+  it('expires in batches until nothing old is left', async () => {
+    await ds.query(`DELETE FROM chat.responses WHERE created_at < now() - interval '1 day'`);
+    const values = Array.from({ length: 2_500 }, (_, i) => `('resp_bulk_${i}', 'acct-bulk', 'm', '[]', now() - interval '90 days')`);
+    await ds.query(`INSERT INTO chat.responses (id, account_id, model, items, created_at) VALUES ${values.join(',')}`);
+    expect(await store.expire(new Date(Date.now() - 30 * 86_400_000))).toBe(2_500);
+  });
+});
+
+describe('the expiry sweeps', () => {
+  const quiet = createLogger('chat-test', 'silent');
+
+  it('reads UNIGATE_RESPONSES_RETENTION_DAYS: 30 by default, 0 for ever, anything else refused', () => {
+    expect(responsesRetentionDays({})).toBe(30);
+    expect(responsesRetentionDays({ UNIGATE_RESPONSES_RETENTION_DAYS: '0' })).toBe(0);
+    expect(responsesRetentionDays({ UNIGATE_RESPONSES_RETENTION_DAYS: '7' })).toBe(7);
+    for (const bad of ['-1', '1.5', 'week', '40000']) {
+      expect(() => responsesRetentionDays({ UNIGATE_RESPONSES_RETENTION_DAYS: bad })).toThrow(/UNIGATE_RESPONSES_RETENTION_DAYS must be/);
+    }
+  });
+
+  it('sweeps with the retention’s cutoff, survives a failing sweep, and stops after the one running', async () => {
+    const cutoffs: number[] = [];
+    let release = () => undefined as void;
+    const expire = jest.fn(async (before: Date) => {
+      cutoffs.push(before.getTime());
+      if (cutoffs.length === 1) throw new Error('database away');
+      if (cutoffs.length === 3) await new Promise<void>((done) => (release = done));
+      return 0;
+    });
+    const stop = startResponsesExpiry(
+      { expire },
+      { retentionDays: 2, logger: quiet, firstSweepMs: 1, intervalMs: 20, now: () => 10 * 86_400_000 },
+    );
+    // The first failed, the second found nothing, the third is still running: later ticks wait behind it.
+    for (const deadline = Date.now() + 10_000; cutoffs.length < 3 && Date.now() < deadline;)
+      await new Promise((done) => setTimeout(done, 5));
+    await new Promise((done) => setTimeout(done, 60));
+    expect(cutoffs.length).toBe(3);
+    expect(cutoffs.every((t) => t === 8 * 86_400_000)).toBe(true);
+    let stopped = false;
+    const stopping = stop().then(() => (stopped = true));
+    await new Promise((done) => setTimeout(done, 30));
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+    await new Promise((done) => setTimeout(done, 50));
+    expect(expire).toHaveBeenCalledTimes(3);
+  });
+
+  it('never sweeps with a retention of 0', async () => {
+    const expire = jest.fn(async () => 0);
+    const stop = startResponsesExpiry({ expire }, { retentionDays: 0, logger: quiet, firstSweepMs: 1, intervalMs: 5 });
+    await new Promise((done) => setTimeout(done, 40));
+    await stop();
+    expect(expire).not.toHaveBeenCalled();
   });
 });

@@ -6,7 +6,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { createBillingDomain, openBillingDataSource } from '@unigate/billing';
 import { createCatalog, type Env } from '@unigate/catalog';
-import { createChatService, openChatDataSource, TypeOrmResponsesStore } from '@unigate/chat';
+import { createChatService, openChatDataSource, responsesRetentionDays, startResponsesExpiry, TypeOrmResponsesStore } from '@unigate/chat';
 import { join } from 'node:path';
 import { createMediaService, interactionRegistry } from '@unigate/media';
 import { createVideoService, DEFAULT_WEBHOOK_RETRY, openVideoDataSource, TimerPolls, TimerWebhooks } from '@unigate/video/embedded';
@@ -72,6 +72,8 @@ export async function composeGateway(opts: ComposeOptions): Promise<Gateway> {
     const chatDataSource = await openChatDataSource({ url: pg.url, poolSize: EMBEDDED_POOL_SIZE, logger });
     cleanup.unshift(() => chatDataSource.destroy());
     const responses = new TypeOrmResponsesStore(chatDataSource);
+    const stopExpiry = startResponsesExpiry(responses, { retentionDays: responsesRetentionDays(opts.env), logger });
+    cleanup.unshift(() => stopExpiry());
     // Stopping billing writes every settled charge before the database closes.
     cleanup.unshift(() => billing.stop());
     if (opts.bootstrap) await billing.ensureBootstrap(opts.bootstrap.apiKey, usdToMicros(opts.bootstrap.creditUsd));

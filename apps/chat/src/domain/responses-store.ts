@@ -1,8 +1,9 @@
 /**
  * Where the chat service keeps Responses that were created with `store` (the default), so a later
- * request continues one with `previous_response_id`. A stored response is its whole conversation as
- * Responses input items — the input it was answered from, earlier turns included, and its output — so
- * a continuation is one read. Responses belong to the account that created them.
+ * request continues one with `previous_response_id`. A stored response holds its own turn — the new
+ * input it was answered from and its output — and the id of the response it continued; its
+ * conversation is that chain read back from the first turn. Responses belong to the account that
+ * created them.
  */
 import type { ResponsesInputItem } from '@unigate/contracts';
 
@@ -10,12 +11,22 @@ export interface StoredResponse {
   id: string;
   account_id: string;
   model: string;
-  /** The conversation up to and including this response's output. */
+  /** The response this one continued, or null. */
+  previous_id: string | null;
+  /** This turn: its new input and its output. */
   items: ResponsesInputItem[];
 }
 
 export interface ResponsesStore {
-  /** The account's response with this id, or null (unknown, or another account's). */
-  load(accountId: string, id: string): Promise<StoredResponse | null>;
+  /**
+   * The conversation up to and including this response's output, or null: an unknown id, another
+   * account's, or a chain with a turn that is no longer stored.
+   */
+  conversation(accountId: string, id: string): Promise<ResponsesInputItem[] | null>;
   save(response: StoredResponse): Promise<void>;
+  /**
+   * Deletes the responses created before `before` that no response created since continues, directly
+   * or through others (their conversation is still being read); returns how many went.
+   */
+  expire(before: Date): Promise<number>;
 }

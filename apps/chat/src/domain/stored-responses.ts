@@ -4,9 +4,10 @@
  *
  * - before the call, `previous_response_id` is resolved in the caller's account — another account's
  *   or an unknown id is a 404 — and the earlier turns are put in front of the new input;
- * - after it, a response asked to be stored (`store` is true unless the client says false) is kept
- *   with its whole conversation, before the terminal event goes out, so the client's next request
- *   always finds it. Only completed and incomplete responses are kept; nothing is kept for store:false.
+ * - after it, a response asked to be stored (`store` is true unless the client says false) is kept —
+ *   its own turn, linked to the response it continued — before the terminal event goes out, so the
+ *   client's next request always finds it. Only completed and incomplete responses are kept; nothing
+ *   is kept for store:false.
  *
  * Every other endpoint passes straight through.
  */
@@ -42,7 +43,7 @@ export class StoredResponses implements EndpointPort {
     if (call.endpoint !== responsesSpec.name) return this.inner.call(call, signal, meter, admission);
     const resolved = await this.resolve(call);
     const response = (await this.inner.call(resolved, signal, meter, admission)) as ResponsesResponse;
-    await this.keep(call, resolved, response);
+    await this.keep(call, response);
     return response;
   }
 
@@ -51,7 +52,7 @@ export class StoredResponses implements EndpointPort {
     const resolved = await this.resolve(call);
     for await (const item of this.inner.stream(resolved, signal, meter, admission)) {
       const ev = item as ResponsesStreamEvent;
-      if (ev.type === 'response.completed' || ev.type === 'response.incomplete') await this.keep(call, resolved, ev.response);
+      if (ev.type === 'response.completed' || ev.type === 'response.incomplete') await this.keep(call, ev.response);
       yield item;
     }
   }
@@ -61,19 +62,21 @@ export class StoredResponses implements EndpointPort {
     const body = call.body as ResponsesRequest;
     const previous = body.previous_response_id;
     if (!previous) return call;
-    const stored = await this.store.load(call.account_id, previous);
-    if (!stored) throw errors.notFound(`Previous response with id '${previous}'`, 'previous_response_id');
-    const input: ResponsesInputItem[] = [...stored.items, ...inputItems(body)];
+    const earlier = await this.store.conversation(call.account_id, previous);
+    if (!earlier) throw errors.notFound(`Previous response with id '${previous}'`, 'previous_response_id');
+    const input: ResponsesInputItem[] = [...earlier, ...inputItems(body)];
     return { ...call, body: { ...body, input } };
   }
 
-  private async keep(original: EndpointCall, resolved: EndpointCall, response: ResponsesResponse): Promise<void> {
-    if ((original.body as ResponsesRequest).store === false || !KEPT_STATUSES.has(response.status ?? 'completed')) return;
-    const body = resolved.body as ResponsesRequest;
+  /** This turn only: the earlier ones are read back through `previous_id`. */
+  private async keep(original: EndpointCall, response: ResponsesResponse): Promise<void> {
+    const body = original.body as ResponsesRequest;
+    if (body.store === false || !KEPT_STATUSES.has(response.status ?? 'completed')) return;
     await this.store.save({
       id: response.id,
       account_id: original.account_id,
       model: body.model,
+      previous_id: body.previous_response_id ?? null,
       items: [...inputItems(body), ...(response.output as ResponsesInputItem[])],
     });
   }

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** A stored Responses answer with its whole conversation (domain/responses-store.ts). */
+/** A stored Responses answer: its own turn, and the response it continued (domain/responses-store.ts). */
 @Entity({ name: 'responses' })
 export class StoredResponseEntity {
   @PrimaryColumn('text')
@@ -13,6 +13,10 @@ export class StoredResponseEntity {
 
   @Column('text')
   model!: string;
+
+  /** The response this one continued (`previous_response_id`); null for the first turn. */
+  @Column('text', { name: 'previous_id', nullable: true })
+  previousId!: string | null;
 
   /**
    * Responses input items as JSON text (validated before they were stored; the store gives them back
