@@ -1,6 +1,6 @@
 export { createChatService } from './create-chat';
 export { openChatDataSource, CHAT_SCHEMA, type OpenChatDataSourceOptions } from './store/chat-data-source';
-export { TypeOrmResponsesStore } from './store/typeorm-responses-store';
+export { MAX_TURNS, TypeOrmResponsesStore } from './store/typeorm-responses-store';
 export type { ResponsesStore, StoredResponse } from './domain/responses-store';
 export { StoredResponses } from './domain/stored-responses';
 export {

@@ -15,7 +15,14 @@ import {
 import { createLogger } from '@unigate/platform';
 import { createTestDatabase, type TestDatabase } from '@unigate/testing';
 import type { DataSource } from 'typeorm';
-import { openChatDataSource, responsesRetentionDays, startResponsesExpiry, StoredResponses, TypeOrmResponsesStore } from '../src';
+import {
+  MAX_TURNS,
+  openChatDataSource,
+  responsesRetentionDays,
+  startResponsesExpiry,
+  StoredResponses,
+  TypeOrmResponsesStore,
+} from '../src';
 
 const logger = createLogger('chat-test', 'silent');
 const ROUTE = { model: { id: 'gamma-2.5-flash' }, channels: [] } as unknown as ModelRoute;
@@ -231,6 +238,20 @@ describe('stored responses as a chain', () => {
       ids[0],
     ]);
     expect(await store.conversation('acct-a', ids[2])).toBeNull();
+  });
+
+  it('reads back a chain of MAX_TURNS turns, and none longer', async () => {
+    const chain = async (name: string, turns: number) => {
+      await ds.query(
+        `INSERT INTO chat.responses (id, account_id, model, items, previous_id)
+         SELECT $1 || i, 'acct-long', 'm', '[{"type":"message","role":"user","content":"t"}]', CASE WHEN i > 1 THEN $1 || (i - 1) END
+           FROM generate_series(1, $2::int) AS i`,
+        [name, turns],
+      );
+      return `${name}${turns}`;
+    };
+    expect(await store.conversation('acct-long', await chain('resp_max_', MAX_TURNS))).toHaveLength(MAX_TURNS);
+    expect(await store.conversation('acct-long', await chain('resp_over_', MAX_TURNS + 1))).toBeNull();
   });
 
   it('expires responses past their retention unless a newer one still continues them', async () => {

@@ -28,7 +28,7 @@ export class TypeOrmResponsesStore implements ResponsesStore {
          UNION ALL
          SELECT r.id, r.previous_id, r.items, c.depth + 1
            FROM chat.responses r JOIN chain c ON r.id = c.previous_id
-          WHERE r.account_id = $2 AND c.depth < $3
+          WHERE r.account_id = $2 AND c.depth + 1 < $3
        )
        SELECT previous_id, items FROM chain ORDER BY depth DESC`,
       [id, accountId, MAX_TURNS],
