@@ -74,6 +74,18 @@ export function gammaImagesCases(ctx: () => { stack: Stack; admin: Admin; sim: S
       expect(gone.status).toBe(404);
     });
 
+    it('holds a continuation for the model’s whole input window: the stored turns it reads cannot outrun the balance', async () => {
+      const { admin } = ctx();
+      // $0.15 less one 1K image ($0.067 and its input) leaves ~$0.083: another new image fits, but not a
+      // continuation's 65,536 tokens at $0.50 per million ($0.033) on top of its image.
+      const { key } = await admin.fundedKey(0.15);
+      const first = await generate({ model: FLASH, input: 'a boat' }, key);
+      expect(first.status).toBe(200);
+      const refused = await generate({ model: FLASH, input: 'now at night', previous_interaction_id: (await json(first)).id }, key);
+      expect(refused.status).toBe(402);
+      expect((await generate({ model: FLASH, input: 'a lighthouse' }, key)).status).toBe(200);
+    });
+
     it.each([
       [
         '512 without its px suffix',

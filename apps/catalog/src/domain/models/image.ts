@@ -60,6 +60,9 @@ function gamma(
     owned_by: 'gamma',
     created,
     description,
+    // The Interactions API's input limit for these models: what bounds a continuation's hold, whose
+    // earlier turns the upstream reads and the gateway never sees (contracts, planGammaGeneration).
+    context_window: 65_536,
     prices: { input_per_mtok: usd(inputPerMtok), output_per_mtok: 0, per_image: perImageBySize['1K'], per_image_by_size: perImageBySize },
     endpoints: ['/v1/images/generations'],
     image,

@@ -98,6 +98,12 @@ describe('built-in models', () => {
     expect(byId.get('omega-k3')).toMatchObject({ context_window: 1_048_576, chat: { reasoning_efforts: ['max'] } });
   });
 
+  it('gives gamma image models their input window, which bounds a continuation’s hold', () => {
+    const gammaImages = BUILTIN_MODELS.filter((x) => x.kind === 'image' && x.family === 'gamma');
+    expect(gammaImages.length).toBeGreaterThanOrEqual(4);
+    for (const m of gammaImages) expect(m.context_window).toBe(65_536);
+  });
+
   it('carries the SPEC.md limits the edge validates against', () => {
     expect(byId.get('alpha-image-edit')!.image).toMatchObject({ min_reference_images: 1, max_reference_images: 3, max_n: 1 });
     expect(byId.get('alpha-image-2.0')!.image!.sizes).toHaveLength(8);

@@ -102,5 +102,9 @@ export function planGammaGeneration(model: ModelInfo, body: unknown): Usage {
     throw invalid('input', `${model.id} takes at most ${limits.max_reference_images ?? 0} reference images; got ${images}.`);
   const text = typeof req.input === 'string' ? req.input : blocks.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
   const prompt = countTextTokens(text + (req.system_instruction ?? '')) + images * GAMMA_IMAGE_INPUT_TOKENS;
-  return { input_tokens: Math.ceil(prompt * 1.2) + 16, images: 1, image_size: gammaImageSize(req) };
+  const estimate = Math.ceil(prompt * 1.2) + 16;
+  // A continuation's upstream also reads the stored turns, which never pass through the gateway: only
+  // the model's window bounds them, so that is what the hold reserves (docs/images.md, "Billing").
+  const input = req.previous_interaction_id && model.context_window !== undefined ? Math.max(estimate, model.context_window) : estimate;
+  return { input_tokens: input, images: 1, image_size: gammaImageSize(req) };
 }
