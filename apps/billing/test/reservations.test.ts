@@ -5,6 +5,7 @@
  * the same object. Limits (rate, concurrency) and money (holds against the balance) are checked in
  * the one atomic step; a refusal records nothing.
  */
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { GatewayError, type AccountMoney, type KeyPrincipal } from '@unigate/contracts';
 import { freePort, redisUrl, uniqueName, waitFor } from '@unigate/testing';
@@ -344,28 +345,45 @@ describe('RedisReservations: a shrunk hold and its settlement', () => {
 });
 
 describe('RedisReservations on one connection', () => {
-  it('sends an admission at once, and the releases of one turn of the event loop together in one write', async () => {
+  const socketOf = (redis: unknown) => (redis as { stream: { write: (...args: unknown[]) => boolean } }).stream;
+
+  it('sends an admission, and what a call gives back, at once: each is written before the caller’s turn ends', async () => {
     const redis = connectRedisForReservations(redisUrl());
     const store = track(new RedisReservations(redis, { keyPrefix: `${uniqueName('res')}:`, load }));
     await untilReady(store);
-    const principal = key({ concurrency: 30 });
-    await (await acquire(store, principal)).finish(); // scripts loaded, the key's state in Redis
-    const socket = (redis as unknown as { stream: { write: (...args: unknown[]) => boolean } }).stream;
-    const write = jest.spyOn(socket, 'write');
+    // Little enough money that a shrink pays off (shrinkPaysOff), so every call below sends one.
+    const principal = key({ concurrency: 30 }, randomUUID(), account(2_000));
+    await (await store.admit({ principal, request_id: req(), amount_micros: 10 })).finish(); // scripts loaded, state in Redis
+    const write = jest.spyOn(socketOf(redis), 'write');
     try {
       // The request waits on its admission: it is written before the caller's turn ends.
-      const first = acquire(store, principal);
+      const first = acquire(store, principal, 10);
       first.catch(() => undefined); // a failed expectation below must not leave it unhandled
       expect(write).toHaveBeenCalledTimes(1);
-      const leases = [await first, ...(await Promise.all(Array.from({ length: 19 }, () => acquire(store, principal))))];
+      const leases = [await first, ...(await Promise.all(Array.from({ length: 19 }, () => acquire(store, principal, 10))))];
+      // Twenty slots, ten refunds and ten shrinks, each written in the caller's turn.
       write.mockClear();
-      await Promise.all(leases.map((lease) => lease.finish()));
-      // Twenty releases in one turn: one pipeline (a script Redis lacks would be loaded within it).
-      expect(write.mock.calls.length).toBeLessThanOrEqual(2);
+      const given = leases.flatMap((lease, i) => [lease.finish(), i % 2 ? lease.refund() : lease.shrinkTo(1)]);
+      expect(write).toHaveBeenCalledTimes(40);
+      await Promise.all(given);
       expect(await admitted(store, principal)).toBe(true);
     } finally {
       write.mockRestore();
     }
+  });
+
+  it('gives a slot back before the caller’s turn ends: a client that already has its answer finds it free', async () => {
+    const prefix = `${uniqueName('res')}:`;
+    const store = await readyRedis(prefix);
+    const principal = key({ concurrency: 1 });
+    await (await acquire(store, principal)).finish(); // scripts loaded
+    const lease = await acquire(store, principal);
+    const slots = `${prefix}{a:${principal.account_id}}:k:${principal.key_id}:slots`;
+    void lease.finish();
+    // The edge writes the answer right after this, in the same turn. redis-cli runs while this process
+    // is blocked in execFileSync: only what finish() has already written can have reached Redis.
+    const held = execFileSync('redis-cli', ['-u', redisUrl(), 'ZCARD', slots], { encoding: 'utf8' }).trim();
+    expect(held).toBe('0');
   });
 });
 

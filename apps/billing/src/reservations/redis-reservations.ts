@@ -41,6 +41,7 @@ type Keys5 = [string, string, string, string, string];
 interface Commands {
   unigateAdmit(...args: [...Keys5, number, number, string, number, number, number, string, number]): Promise<[number, number]>;
   unigateApply(...args: [...Keys5, string, string, string, 'create' | 'update', ...string[]]): Promise<number>;
+  unigateRelease(...args: [...Keys5, string, string, string, 'update']): Promise<number>;
   unigateRead(...args: Keys5): Promise<string[]>;
   unigateShrink(...args: [...Keys5, string, number]): Promise<number>;
   unigateRefresh(slots: string, id: string, ttlMs: number): Promise<number>;
@@ -48,6 +49,18 @@ interface Commands {
 
 /** The admission script's command: sent at once, never deferred into a pipeline (see connectRedisForReservations). */
 const ADMIT_COMMAND = 'unigateAdmit';
+/** APPLY_LUA under its own name for a hold given back, sent at once (billing's ledger pushes stay batched). */
+const RELEASE_COMMAND = 'unigateRelease';
+const SHRINK_COMMAND = 'unigateShrink';
+/**
+ * What an admission gives back goes out the moment it is called, never deferred to the end of the
+ * turn: the edge gives back just before it writes the answer, and a client that sends its next request
+ * the moment it has the answer must find its slot free and its hold shrunk. Deferred, the release left
+ * after the answer (or a whole Redis round trip later, behind a pipeline still waiting on its reply),
+ * and another replica could admit that next request first and refuse it a slot (a flaky
+ * limits.distributed run, 2026-11-29).
+ */
+const SENT_AT_ONCE = [ADMIT_COMMAND, RELEASE_COMMAND, SHRINK_COMMAND, 'zrem'];
 
 /** What Redis holds for an account right now. */
 export interface RedisAccountMoney extends AccountMoney {
@@ -81,8 +94,9 @@ export class RedisReservations implements Reservations {
     this.prefix = opts.keyPrefix ?? 'unigate:';
     redis.defineCommand(ADMIT_COMMAND, { numberOfKeys: 5, lua: ADMIT_LUA });
     redis.defineCommand('unigateApply', { numberOfKeys: 5, lua: APPLY_LUA });
+    redis.defineCommand(RELEASE_COMMAND, { numberOfKeys: 5, lua: APPLY_LUA });
     redis.defineCommand('unigateRead', { numberOfKeys: 5, lua: READ_LUA });
-    redis.defineCommand('unigateShrink', { numberOfKeys: 5, lua: SHRINK_LUA });
+    redis.defineCommand(SHRINK_COMMAND, { numberOfKeys: 5, lua: SHRINK_LUA });
     redis.defineCommand('unigateRefresh', { numberOfKeys: 1, lua: REFRESH_LUA });
     this.redis = redis as Redis & Commands;
   }
@@ -146,7 +160,7 @@ export class RedisReservations implements Reservations {
   }
 
   async release(accountId: string, holdId: string): Promise<void> {
-    await this.redis.unigateApply(...this.accountKeys(accountId), holdId, '', '', 'update');
+    await this.redis.unigateRelease(...this.accountKeys(accountId), holdId, '', '', 'update');
   }
 
   /**
@@ -265,10 +279,10 @@ function escape(s: string): string {
  * second, so an unreachable Redis turns into a prompt 503 (fail closed) instead of requests that
  * hang; a command cut off by a disconnect is not re-sent, so an admission is never recorded twice.
  * The client keeps reconnecting in the background; readiness reports whether it is connected.
- * Commands issued in one turn of the event loop (the releases of concurrent requests, a settled
- * batch's updates) go out as one pipeline at the end of the turn: one write and one read for all of
- * them. An admission is not deferred: the request waits on it, and it is sent at once, ahead of the
- * rest of the request's work (the held call the edge encodes while Redis answers).
+ * Commands issued in one turn of the event loop (heartbeats, a settled batch's balance pushes) go out
+ * as one pipeline at the end of the turn: one write and one read for all of them. An admission is not
+ * deferred: the request waits on it, and it is sent at once, ahead of the rest of the request's work
+ * (the held call the edge encodes while Redis answers). Nor is what a call gives back (SENT_AT_ONCE).
  */
 export function connectRedisForReservations(url: string, logger?: Logger, name = 'unigate-reservations'): Redis {
   // Loaded with the first connection, not with this library, whose index standalone loads for its
@@ -278,7 +292,7 @@ export function connectRedisForReservations(url: string, logger?: Logger, name =
   const redis = new RedisClient(url, {
     enableOfflineQueue: false,
     enableAutoPipelining: true,
-    autoPipeliningIgnoredCommands: [ADMIT_COMMAND],
+    autoPipeliningIgnoredCommands: SENT_AT_ONCE,
     autoResendUnfulfilledCommands: false,
     maxRetriesPerRequest: 0,
     commandTimeout: 1000,
