@@ -18,9 +18,24 @@ export const DEFAULT_OUTPUT_CAP = 4096;
 const PROMPT_MARGIN = 1.2;
 const PROMPT_SLACK = 16;
 
+/** The input a hold reserves for an estimated prompt: enlarged by the margin, plus the slack. */
+export function heldPromptTokens(promptTokens: number): number {
+  return Math.ceil(promptTokens * PROMPT_MARGIN) + PROMPT_SLACK;
+}
+
 /** The worst case a hold reserves, with the prompt estimated once and enlarged by the margin. */
 export function worstCaseUsage(promptTokens: number, outputTokens: number): Usage {
-  return { input_tokens: Math.ceil(promptTokens * PROMPT_MARGIN) + PROMPT_SLACK, output_tokens: outputTokens };
+  return { input_tokens: heldPromptTokens(promptTokens), output_tokens: outputTokens };
+}
+
+/**
+ * The input a continuation's hold reserves (`previous_response_id`, `previous_interaction_id`): the
+ * upstream also reads stored turns that never pass through the edge, and only the model's window
+ * bounds them — a bound the vendor enforces, so no margin on it. A model the catalogue gives no
+ * window has no bound: the new input's estimate stays.
+ */
+export function heldContinuationInput(model: ModelInfo, estimate: number): number {
+  return model.context_window === undefined ? estimate : Math.max(estimate, model.context_window);
 }
 
 /** Runs the rules; returns the worst case. */

@@ -7,6 +7,7 @@ import type { ModelInfo } from '../../catalog';
 import { GatewayError } from '../../errors';
 import type { Usage } from '../../pricing';
 import { countTextTokens } from '../../tokens';
+import { heldPromptTokens } from '../chat-completions/chat-plan';
 
 export const invalidImageRequest = (param: string | null, message: string, code = 'invalid_value') =>
   new GatewayError({ status: 400, code, param, message });
@@ -91,7 +92,7 @@ export function deltaWorstCase(model: ModelInfo, req: { prompt: string } & Delta
   const n = req.n ?? 1;
   if (!isTokenPriced(model)) return { images: n, image_size: req.size ?? model.image?.default_size };
   return {
-    input_tokens: Math.ceil(countTextTokens(req.prompt) * 1.2) + 16,
+    input_tokens: heldPromptTokens(countTextTokens(req.prompt)),
     image_input_tokens: inputImages * MAX_IMAGE_INPUT_TOKENS,
     output_tokens: outputTokensOf(req.size) * n,
   };

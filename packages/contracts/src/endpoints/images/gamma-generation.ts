@@ -9,6 +9,7 @@ import { GatewayError } from '../../errors';
 import type { Usage } from '../../pricing';
 import { countTextTokens } from '../../tokens';
 import { parseOrThrow } from '../../validation';
+import { heldContinuationInput, heldPromptTokens } from '../chat-completions/chat-plan';
 
 const invalid = (param: string, message: string, code = 'invalid_value') => new GatewayError({ status: 400, code, param, message });
 
@@ -102,9 +103,8 @@ export function planGammaGeneration(model: ModelInfo, body: unknown): Usage {
     throw invalid('input', `${model.id} takes at most ${limits.max_reference_images ?? 0} reference images; got ${images}.`);
   const text = typeof req.input === 'string' ? req.input : blocks.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
   const prompt = countTextTokens(text + (req.system_instruction ?? '')) + images * GAMMA_IMAGE_INPUT_TOKENS;
-  const estimate = Math.ceil(prompt * 1.2) + 16;
-  // A continuation's upstream also reads the stored turns, which never pass through the gateway: only
-  // the model's window bounds them, so that is what the hold reserves (docs/images.md, "Billing").
-  const input = req.previous_interaction_id && model.context_window !== undefined ? Math.max(estimate, model.context_window) : estimate;
+  const estimate = heldPromptTokens(prompt);
+  // docs/images.md, "Billing": a continuation holds the model's window.
+  const input = req.previous_interaction_id ? heldContinuationInput(model, estimate) : estimate;
   return { input_tokens: input, images: 1, image_size: gammaImageSize(req) };
 }

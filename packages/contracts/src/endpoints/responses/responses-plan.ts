@@ -13,7 +13,7 @@ import { errors } from '../../errors';
 import type { Usage } from '../../pricing';
 import type { ResponsesRequest } from '../../responses/request';
 import { countResponsesPromptTokens } from '../../tokens';
-import { DEFAULT_OUTPUT_CAP, holdOutputCap, outputCeiling, worstCaseUsage } from '../chat-completions/chat-plan';
+import { DEFAULT_OUTPUT_CAP, heldContinuationInput, heldPromptTokens, holdOutputCap, outputCeiling } from '../chat-completions/chat-plan';
 import { MODEL_RULES } from '../chat-completions/rules-by-model';
 
 export function planResponses(model: ModelInfo, req: ResponsesRequest): Usage {
@@ -29,8 +29,6 @@ export function planResponses(model: ModelInfo, req: ResponsesRequest): Usage {
     req.max_output_tokens != null
       ? outputCeiling(model, req.max_output_tokens)
       : (holdOutputCap(model, MODEL_RULES[model.id]?.holdOutputCap, () => prompt) ?? model.max_output_tokens ?? DEFAULT_OUTPUT_CAP);
-  // The window is a bound the vendor enforces, not an estimate: no margin on it. A model the catalogue
-  // gives no window has no bound to hold; its continuation is held for the new input only.
-  if (req.previous_response_id && model.context_window !== undefined) return { input_tokens: model.context_window, output_tokens: output };
-  return worstCaseUsage(prompt, output);
+  const input = heldPromptTokens(prompt);
+  return { input_tokens: req.previous_response_id ? heldContinuationInput(model, input) : input, output_tokens: output };
 }
