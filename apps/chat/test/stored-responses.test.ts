@@ -14,6 +14,7 @@ import {
 } from '@unigate/contracts';
 import { createLogger } from '@unigate/platform';
 import { createTestDatabase, type TestDatabase } from '@unigate/testing';
+import { createDataSource } from '@unigate/platform/database';
 import type { DataSource } from 'typeorm';
 import {
   MAX_TURNS,
@@ -23,6 +24,7 @@ import {
   StoredResponses,
   TypeOrmResponsesStore,
 } from '../src';
+import { CHAT_MIGRATIONS } from '../src/migrations';
 
 const logger = createLogger('chat-test', 'silent');
 const ROUTE = { model: { id: 'gamma-2.5-flash' }, channels: [] } as unknown as ModelRoute;
@@ -213,7 +215,7 @@ describe('stored responses as a chain', () => {
       { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'old answer' }] },
     ];
     const id = `resp_legacy_${Date.now()}`;
-    await ds.query(`INSERT INTO chat.responses (id, account_id, model, items) VALUES ($1, 'acct-a', 'gamma-2.5-flash', $2)`, [
+    await ds.query(`INSERT INTO chat.responses (id, account_id, model, items, chain_id) VALUES ($1, 'acct-a', 'gamma-2.5-flash', $2, $1)`, [
       id,
       JSON.stringify(legacy),
     ]);
@@ -233,18 +235,18 @@ describe('stored responses as a chain', () => {
     expect(err).toMatchObject({ status: 404, code: 'not_found', param: 'previous_response_id' });
     // A cycle (only an upsert that rewrote an id could make one) ends at the turn limit instead of looping.
     await ds.query(`UPDATE chat.responses SET previous_id = $1 WHERE id = $2`, [ids[2], ids[0]]);
-    await ds.query(`INSERT INTO chat.responses (id, account_id, model, items, previous_id) VALUES ($1, 'acct-a', 'm', '[]', $2)`, [
-      ids[1],
-      ids[0],
-    ]);
+    await ds.query(
+      `INSERT INTO chat.responses (id, account_id, model, items, previous_id, chain_id) VALUES ($1, 'acct-a', 'm', '[]', $2, $1)`,
+      [ids[1], ids[0]],
+    );
     expect(await store.conversation('acct-a', ids[2])).toBeNull();
   });
 
   it('reads back a chain of MAX_TURNS turns, and none longer', async () => {
     const chain = async (name: string, turns: number) => {
       await ds.query(
-        `INSERT INTO chat.responses (id, account_id, model, items, previous_id)
-         SELECT $1 || i, 'acct-long', 'm', '[{"type":"message","role":"user","content":"t"}]', CASE WHEN i > 1 THEN $1 || (i - 1) END
+        `INSERT INTO chat.responses (id, account_id, model, items, previous_id, chain_id)
+         SELECT $1 || i, 'acct-long', 'm', '[{"type":"message","role":"user","content":"t"}]', CASE WHEN i > 1 THEN $1 || (i - 1) END, $1 || 1
            FROM generate_series(1, $2::int) AS i`,
         [name, turns],
       );
@@ -254,7 +256,7 @@ describe('stored responses as a chain', () => {
     expect(await store.conversation('acct-long', await chain('resp_over_', MAX_TURNS + 1))).toBeNull();
   });
 
-  it('expires responses past their retention unless a newer one still continues them', async () => {
+  it('expires responses past their retention unless their conversation has a newer one', async () => {
     const account = `acct-exp-${Date.now()}`;
     const [a, b, c] = await conversation(3, account); // a and b old, c new: all three stay
     const [d] = await conversation(1, account); // old, alone: goes
@@ -271,11 +273,98 @@ describe('stored responses as a chain', () => {
     expect(await rowsOf([a, b, c])).toEqual([]);
   });
 
-  it('expires in batches until nothing old is left', async () => {
+  it('keeps a conversation whole while any branch of it is young: each turn names its first turn', async () => {
+    const account = `acct-branch-${Date.now()}`;
+    const [a, b] = await conversation(2, account);
+    // A second branch from a: c continues a, not b.
+    const c = ((await port.call(call({ model: 'gamma-2.5-flash', previous_response_id: a, input: 'other' }, account))) as ResponsesResponse)
+      .id;
+    const chains = (await ds.query(`SELECT id, chain_id FROM chat.responses WHERE id = ANY($1)`, [[a, b, c]])) as Array<{
+      id: string;
+      chain_id: string;
+    }>;
+    expect(chains.map((r) => r.chain_id)).toEqual([a, a, a]);
+    const old = new Date(Date.now() - 40 * 86_400_000);
+    await ds.query(`UPDATE chat.responses SET created_at = $1 WHERE id = ANY($2)`, [old, [a, b]]);
+    const cutoff = new Date(Date.now() - 30 * 86_400_000);
+    expect(await store.expire(cutoff)).toBe(0);
+    expect(await store.conversation(account, b)).toHaveLength(4);
+    await ds.query(`UPDATE chat.responses SET created_at = $1 WHERE id = $2`, [old, c]);
+    expect(await store.expire(cutoff)).toBe(3);
+  });
+
+  it('expires in batches until nothing old is left, past old rows it keeps and rows created in the same instant', async () => {
     await ds.query(`DELETE FROM chat.responses WHERE created_at < now() - interval '1 day'`);
-    const values = Array.from({ length: 2_500 }, (_, i) => `('resp_bulk_${i}', 'acct-bulk', 'm', '[]', now() - interval '90 days')`);
-    await ds.query(`INSERT INTO chat.responses (id, account_id, model, items, created_at) VALUES ${values.join(',')}`);
-    expect(await store.expire(new Date(Date.now() - 30 * 86_400_000))).toBe(2_500);
+    // 2,500 old turns of one conversation that is still going (older than everything else, so the
+    // first batches hold nothing to delete), then 2,500 old single turns, all created in the same instant.
+    await ds.query(
+      `INSERT INTO chat.responses (id, account_id, model, items, previous_id, chain_id, created_at)
+       SELECT 'resp_kept_' || i, 'acct-bulk', 'm', '[]', CASE WHEN i > 1 THEN 'resp_kept_' || (i - 1) END, 'resp_kept_1',
+              now() - interval '100 days'
+         FROM generate_series(1, 2500) AS i`,
+    );
+    await ds.query(
+      `INSERT INTO chat.responses (id, account_id, model, items, previous_id, chain_id) VALUES ('resp_kept_young', 'acct-bulk', 'm', '[]', 'resp_kept_2500', 'resp_kept_1')`,
+    );
+    await ds.query(
+      `INSERT INTO chat.responses (id, account_id, model, items, chain_id, created_at)
+       SELECT 'resp_bulk_' || i, 'acct-bulk', 'm', '[]', 'resp_bulk_' || i, now() - interval '90 days' FROM generate_series(1, 2500) AS i`,
+    );
+    const statements = jest.spyOn(ds, 'query');
+    try {
+      expect(await store.expire(new Date(Date.now() - 30 * 86_400_000))).toBe(2_500);
+      // One statement per 1,000 old rows looked at, and one that finds the end.
+      expect(statements).toHaveBeenCalledTimes(6);
+    } finally {
+      statements.mockRestore();
+    }
+    const [{ n }] = (await ds.query(`SELECT count(*)::int AS n FROM chat.responses WHERE account_id = 'acct-bulk'`)) as Array<{
+      n: number;
+    }>;
+    expect(n).toBe(2_501);
+    expect(await store.conversation('acct-bulk', 'resp_kept_young')).toEqual([]);
+  });
+});
+
+describe('the conversation migration', () => {
+  it('gives rows stored before it the id of their first turn; a cycle’s rows are their own', async () => {
+    const old = await createTestDatabase('chatmig');
+    try {
+      const before = await createDataSource({ url: old.url, schema: 'chat', entities: [], migrations: CHAT_MIGRATIONS.slice(0, 3) });
+      const insert = (id: string, previous: string | null) =>
+        before.query(`INSERT INTO chat.responses (id, account_id, model, items, previous_id) VALUES ($1, 'acct', 'm', '[]', $2)`, [
+          id,
+          previous,
+        ]);
+      await insert('a', null);
+      await insert('b', 'a');
+      await insert('c', 'b');
+      await insert('d', 'a');
+      await insert('orphan', 'gone'); // continued a turn no longer stored: the first turn it reaches
+      await insert('e', 'f'); // a cycle
+      await insert('f', 'e');
+      await before.destroy();
+      const after = await openChatDataSource({ url: old.url, logger });
+      try {
+        const rows = (await after.query(`SELECT id, chain_id FROM chat.responses ORDER BY id`)) as Array<{ id: string; chain_id: string }>;
+        expect(Object.fromEntries(rows.map((r) => [r.id, r.chain_id]))).toEqual({
+          a: 'a',
+          b: 'a',
+          c: 'a',
+          d: 'a',
+          orphan: 'orphan',
+          e: 'e',
+          f: 'f',
+        });
+        // A continuation of a row stored before joins its conversation.
+        await new TypeOrmResponsesStore(after).save({ id: 'g', account_id: 'acct', model: 'm', previous_id: 'c', items: [] });
+        expect(await after.query(`SELECT chain_id FROM chat.responses WHERE id = 'g'`)).toEqual([{ chain_id: 'a' }]);
+      } finally {
+        await after.destroy();
+      }
+    } finally {
+      await old.drop();
+    }
   });
 });
 

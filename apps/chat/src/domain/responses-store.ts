@@ -25,8 +25,9 @@ export interface ResponsesStore {
   conversation(accountId: string, id: string): Promise<ResponsesInputItem[] | null>;
   save(response: StoredResponse): Promise<void>;
   /**
-   * Deletes the responses created before `before` that no response created since continues, directly
-   * or through others (their conversation is still being read); returns how many went.
+   * Deletes the responses created before `before` whose conversation (every response linked to the
+   * same first turn) has none created since: a conversation stays whole while any of its turns is
+   * young, since continuing it reads every turn back. Returns how many went.
    */
   expire(before: Date): Promise<number>;
 }

@@ -18,6 +18,10 @@ export class StoredResponseEntity {
   @Column('text', { name: 'previous_id', nullable: true })
   previousId!: string | null;
 
+  /** The id of the conversation's first turn (this one's own for a first turn): what the expiry sweep keeps together. */
+  @Column('text', { name: 'chain_id' })
+  chainId!: string;
+
   /**
    * Responses input items as JSON text (validated before they were stored; the store gives them back
    * typed). Text, not jsonb: jsonb refuses `\u0000` and unpaired surrogate escapes.

@@ -1,8 +1,7 @@
 /** The ResponsesStore on the chat service's own Postgres schema (`chat`). */
 import type { ResponsesInputItem } from '@unigate/contracts';
-import type { DataSource, Repository } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { ResponsesStore, StoredResponse } from '../domain/responses-store';
-import { StoredResponseEntity } from './stored-response.entity';
 
 /**
  * The longest chain a continuation reads back. No model's window holds this many turns; a longer one
@@ -10,15 +9,11 @@ import { StoredResponseEntity } from './stored-response.entity';
  */
 export const MAX_TURNS = 10_000;
 
-/** Responses one expiry statement deletes at most: a sweep is a series of short transactions. */
+/** Old responses one expiry statement looks at (and deletes at most): a sweep is a series of short transactions. */
 const EXPIRE_BATCH = 1_000;
 
 export class TypeOrmResponsesStore implements ResponsesStore {
-  private readonly repo: Repository<StoredResponseEntity>;
-
-  constructor(private readonly ds: DataSource) {
-    this.repo = ds.getRepository(StoredResponseEntity);
-  }
+  constructor(private readonly ds: DataSource) {}
 
   async conversation(accountId: string, id: string): Promise<ResponsesInputItem[] | null> {
     // The chain from this response back to its first turn, every turn in the caller's account.
@@ -39,28 +34,42 @@ export class TypeOrmResponsesStore implements ResponsesStore {
   }
 
   async save(r: StoredResponse): Promise<void> {
-    await this.repo.upsert({ id: r.id, accountId: r.account_id, model: r.model, previousId: r.previous_id, items: r.items }, ['id']);
+    // A continuation joins the conversation of the response it continued (read in the same statement).
+    await this.ds.query(
+      `INSERT INTO chat.responses (id, account_id, model, previous_id, chain_id, items)
+       VALUES ($1, $2, $3, $4, COALESCE((SELECT chain_id FROM chat.responses WHERE id = $4), $1), $5)
+       ON CONFLICT (id) DO UPDATE SET account_id = EXCLUDED.account_id, model = EXCLUDED.model,
+         previous_id = EXCLUDED.previous_id, chain_id = EXCLUDED.chain_id, items = EXCLUDED.items`,
+      [r.id, r.account_id, r.model, r.previous_id, JSON.stringify(r.items)],
+    );
   }
 
   async expire(before: Date): Promise<number> {
     let total = 0;
+    // Old rows in (created_at, id) order, one batch after another: each is looked at once per sweep,
+    // and each costs one probe of the conversation index, however large the table or the batch count.
+    let after: { at: string; id: string } = { at: '-infinity', id: '' };
     for (;;) {
-      // Every turn that a response created since `before` reads back stays, however old.
-      const [{ n }] = (await this.ds.query(
-        `WITH RECURSIVE kept(id) AS (
-           SELECT previous_id FROM chat.responses WHERE created_at >= $1 AND previous_id IS NOT NULL
-           UNION
-           SELECT r.previous_id FROM chat.responses r JOIN kept k ON r.id = k.id WHERE r.previous_id IS NOT NULL
+      const [row] = (await this.ds.query(
+        `WITH batch AS (
+           SELECT id, chain_id, created_at FROM chat.responses
+            WHERE created_at < $1 AND (created_at, id) > ($3::timestamptz, $4::text)
+            ORDER BY created_at, id LIMIT $2
          ), gone AS (
-           DELETE FROM chat.responses WHERE id IN (
-             SELECT id FROM chat.responses WHERE created_at < $1 AND id NOT IN (SELECT id FROM kept) LIMIT $2
-           ) RETURNING 1
+           DELETE FROM chat.responses d USING batch b
+            WHERE d.id = b.id
+              AND NOT EXISTS (SELECT 1 FROM chat.responses y WHERE y.chain_id = b.chain_id AND y.created_at >= $1)
+           RETURNING 1
+         ), last AS (
+           SELECT created_at::text AS at, id FROM batch ORDER BY created_at DESC, id DESC LIMIT 1
          )
-         SELECT count(*)::int AS n FROM gone`,
-        [before, EXPIRE_BATCH],
-      )) as Array<{ n: number }>;
-      total += n;
-      if (n < EXPIRE_BATCH) return total;
+         SELECT (SELECT count(*)::int FROM gone) AS n, (SELECT count(*)::int FROM batch) AS seen,
+                (SELECT at FROM last) AS at, (SELECT id FROM last) AS id`,
+        [before, EXPIRE_BATCH, after.at, after.id],
+      )) as Array<{ n: number; seen: number; at: string | null; id: string | null }>;
+      total += row.n;
+      if (row.seen < EXPIRE_BATCH || row.at === null || row.id === null) return total;
+      after = { at: row.at, id: row.id };
     }
   }
 
