@@ -215,7 +215,7 @@ describe('stored responses as a chain', () => {
       { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'old answer' }] },
     ];
     const id = `resp_legacy_${Date.now()}`;
-    await ds.query(`INSERT INTO chat.responses (id, account_id, model, items, chain_id) VALUES ($1, 'acct-a', 'gamma-2.5-flash', $2, $1)`, [
+    await ds.query(`INSERT INTO chat.responses (id, account_id, model, items) VALUES ($1, 'acct-a', 'gamma-2.5-flash', $2)`, [
       id,
       JSON.stringify(legacy),
     ]);
@@ -235,18 +235,18 @@ describe('stored responses as a chain', () => {
     expect(err).toMatchObject({ status: 404, code: 'not_found', param: 'previous_response_id' });
     // A cycle (only an upsert that rewrote an id could make one) ends at the turn limit instead of looping.
     await ds.query(`UPDATE chat.responses SET previous_id = $1 WHERE id = $2`, [ids[2], ids[0]]);
-    await ds.query(
-      `INSERT INTO chat.responses (id, account_id, model, items, previous_id, chain_id) VALUES ($1, 'acct-a', 'm', '[]', $2, $1)`,
-      [ids[1], ids[0]],
-    );
+    await ds.query(`INSERT INTO chat.responses (id, account_id, model, items, previous_id) VALUES ($1, 'acct-a', 'm', '[]', $2)`, [
+      ids[1],
+      ids[0],
+    ]);
     expect(await store.conversation('acct-a', ids[2])).toBeNull();
   });
 
   it('reads back a chain of MAX_TURNS turns, and none longer', async () => {
     const chain = async (name: string, turns: number) => {
       await ds.query(
-        `INSERT INTO chat.responses (id, account_id, model, items, previous_id, chain_id)
-         SELECT $1 || i, 'acct-long', 'm', '[{"type":"message","role":"user","content":"t"}]', CASE WHEN i > 1 THEN $1 || (i - 1) END, $1 || 1
+        `INSERT INTO chat.responses (id, account_id, model, items, previous_id)
+         SELECT $1 || i, 'acct-long', 'm', '[{"type":"message","role":"user","content":"t"}]', CASE WHEN i > 1 THEN $1 || (i - 1) END
            FROM generate_series(1, $2::int) AS i`,
         [name, turns],
       );
@@ -254,6 +254,11 @@ describe('stored responses as a chain', () => {
     };
     expect(await store.conversation('acct-long', await chain('resp_max_', MAX_TURNS))).toHaveLength(MAX_TURNS);
     expect(await store.conversation('acct-long', await chain('resp_over_', MAX_TURNS + 1))).toBeNull();
+    // Rows inserted without a conversation, in one statement, each name the first turn (the table's trigger).
+    const [{ n }] = (await ds.query(`SELECT count(DISTINCT chain_id)::int AS n FROM chat.responses WHERE id LIKE 'resp_max_%'`)) as Array<{
+      n: number;
+    }>;
+    expect(n).toBe(1);
   });
 
   it('expires responses past their retention unless their conversation has a newer one', async () => {
@@ -356,9 +361,20 @@ describe('the conversation migration', () => {
           e: 'e',
           f: 'f',
         });
-        // A continuation of a row stored before joins its conversation.
+        // A continuation of a row stored before joins its conversation, written by this version or,
+        // mid-upgrade, by the previous one, which knows nothing of chain_id.
         await new TypeOrmResponsesStore(after).save({ id: 'g', account_id: 'acct', model: 'm', previous_id: 'c', items: [] });
-        expect(await after.query(`SELECT chain_id FROM chat.responses WHERE id = 'g'`)).toEqual([{ chain_id: 'a' }]);
+        await after.query(`INSERT INTO chat.responses (id, account_id, model, previous_id, items) VALUES ('h', 'acct', 'm', 'g', '[]')`);
+        await after.query(`INSERT INTO chat.responses (id, account_id, model, items) VALUES ('i', 'acct', 'm', '[]')`);
+        expect(await after.query(`SELECT id, chain_id FROM chat.responses WHERE id IN ('g', 'h', 'i') ORDER BY id`)).toEqual([
+          { id: 'g', chain_id: 'a' },
+          { id: 'h', chain_id: 'a' },
+          { id: 'i', chain_id: 'i' },
+        ]);
+        // The trigger's lookup is planned on every call: a plan cached on a small table scans it all for each row.
+        expect(await after.query(`SELECT proconfig FROM pg_proc WHERE proname = 'responses_chain_id'`)).toEqual([
+          { proconfig: ['plan_cache_mode=force_custom_plan'] },
+        ]);
       } finally {
         await after.destroy();
       }

@@ -18,7 +18,10 @@ export class StoredResponseEntity {
   @Column('text', { name: 'previous_id', nullable: true })
   previousId!: string | null;
 
-  /** The id of the conversation's first turn (this one's own for a first turn): what the expiry sweep keeps together. */
+  /**
+   * The id of the conversation's first turn (this one's own for a first turn): what the expiry sweep
+   * keeps together. Set by the table's trigger on insert (migration 1740000000000).
+   */
   @Column('text', { name: 'chain_id' })
   chainId!: string;
 

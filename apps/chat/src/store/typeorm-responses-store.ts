@@ -34,12 +34,11 @@ export class TypeOrmResponsesStore implements ResponsesStore {
   }
 
   async save(r: StoredResponse): Promise<void> {
-    // A continuation joins the conversation of the response it continued (read in the same statement).
+    // The table's trigger names the conversation (chain_id) from the response this one continued.
     await this.ds.query(
-      `INSERT INTO chat.responses (id, account_id, model, previous_id, chain_id, items)
-       VALUES ($1, $2, $3, $4, COALESCE((SELECT chain_id FROM chat.responses WHERE id = $4), $1), $5)
+      `INSERT INTO chat.responses (id, account_id, model, previous_id, items) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (id) DO UPDATE SET account_id = EXCLUDED.account_id, model = EXCLUDED.model,
-         previous_id = EXCLUDED.previous_id, chain_id = EXCLUDED.chain_id, items = EXCLUDED.items`,
+         previous_id = EXCLUDED.previous_id, items = EXCLUDED.items`,
       [r.id, r.account_id, r.model, r.previous_id, JSON.stringify(r.items)],
     );
   }
