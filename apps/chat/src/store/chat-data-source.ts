@@ -3,7 +3,6 @@ import { type Logger } from '@unigate/platform';
 import { createDataSource } from '@unigate/platform/database';
 import type { DataSource } from 'typeorm';
 import { CHAT_MIGRATIONS } from '../migrations';
-import { StoredResponseEntity } from './stored-response.entity';
 
 export const CHAT_SCHEMA = 'chat';
 
@@ -18,7 +17,8 @@ export function openChatDataSource(opts: OpenChatDataSourceOptions): Promise<Dat
   return createDataSource({
     url: opts.url,
     schema: CHAT_SCHEMA,
-    entities: [StoredResponseEntity],
+    // The store speaks SQL (the chain, the trigger-named conversation, the sweep); the migrations define the table.
+    entities: [],
     migrations: CHAT_MIGRATIONS,
     poolSize: opts.poolSize,
     logger: opts.logger,
