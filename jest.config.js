@@ -1,3 +1,5 @@
+const os = require('node:os');
+
 /**
  * One jest run for the whole monorepo: unit specs sit beside the code (src/**\/*.spec.ts), integration
  * and e2e tests under each workspace's test/ folder. Global setup (packages/testing) makes sure
@@ -36,9 +38,13 @@ module.exports = {
   globalSetup: '<rootDir>/packages/testing/jest/global-setup.js',
   globalTeardown: '<rootDir>/packages/testing/jest/global-teardown.js',
   testTimeout: 60000,
-  // On a 2-core machine jest runs the suites in its own process (one worker): one leaked timer keeps a
-  // green run from ever exiting (CI then times out). Exit when the run is done; to find a leak, run
-  // `npx jest --detectOpenHandles <suite>`.
+  // Jest's default (cores - 1) runs a 2-core machine's suites one at a time, in its own process. Most
+  // suites spend their time waiting on the processes they start, the network and the test broker's
+  // group joins, and every suite keeps to its own databases, key prefixes, topics and ports
+  // (@unigate/testing), so two run at once: measured on 2 cores, 669 s against 1,015-1,049 s.
+  maxWorkers: Math.max(2, os.availableParallelism() - 1),
+  // One leaked timer keeps a green run from ever exiting (CI then times out). Exit when the run is
+  // done; to find a leak, run `npx jest --detectOpenHandles <suite>`.
   forceExit: true,
   projects: [
     {
