@@ -298,6 +298,60 @@ describe('stored responses as a chain', () => {
     expect(await store.expire(cutoff)).toBe(3);
   });
 
+  it('keeps a turn whose conversation expired while it was answered as a first turn holding that conversation', async () => {
+    const account = `acct-late-${Date.now()}`;
+    const [a, b] = await conversation(2, account);
+    await ds.query(`UPDATE chat.responses SET created_at = now() - interval '40 days' WHERE id = ANY($1)`, [[a, b]]);
+    const cutoff = new Date(Date.now() - 30 * 86_400_000);
+    // The sweep runs while the continuation of b is with the upstream: a and b go.
+    const sweeping: EndpointPort = {
+      call: async (c) => {
+        expect(await store.expire(cutoff)).toBe(2);
+        return runner.call(c);
+      },
+      stream: (c) => runner.stream(c),
+    };
+    const late = (await new StoredResponses(sweeping, store).call(
+      call({ model: 'gamma-2.5-flash', previous_response_id: b, input: 'still there?' }, account),
+    )) as ResponsesResponse;
+    expect(await rowsOf([a, b])).toEqual([]);
+    const [row] = await rowsOf([late.id]);
+    expect(row.previous_id).toBeNull();
+    // Its answer can be continued: the conversation it was answered from, then its own turn.
+    const next = (await port.call(
+      call({ model: 'gamma-2.5-flash', previous_response_id: late.id, input: 'and now?' }, account),
+    )) as ResponsesResponse;
+    expect((runner.bodies.at(-1)!.input as Array<{ content: unknown }>).filter((_, i) => i % 2 === 0).map((i) => i.content)).toEqual([
+      'turn 0',
+      'turn 1',
+      'still there?',
+      'and now?',
+    ]);
+    expect(await store.conversation(account, next.id)).toHaveLength(8);
+  });
+
+  it('names the conversation of a turn the upstream sends again with the one it now continues, and starts its age again', async () => {
+    const account = `acct-again-${Date.now()}`;
+    const [a1, a2] = await conversation(2, account);
+    const [b1] = await conversation(1, account);
+    const again = `resp_again_${Date.now()}`;
+    const turn = (previous: string) => ({ id: again, account_id: account, model: 'm', previous_id: previous, items: [] });
+    expect(await store.save(turn(a2))).toBe(true);
+    await ds.query(`UPDATE chat.responses SET created_at = now() - interval '40 days' WHERE id = ANY($1)`, [[a1, a2, again]]);
+    expect(await store.save(turn(b1))).toBe(true);
+    const [row] = (await ds.query(`SELECT chain_id, created_at > now() - interval '1 day' AS young FROM chat.responses WHERE id = $1`, [
+      again,
+    ])) as Array<{ chain_id: string; young: boolean }>;
+    expect(row).toEqual({ chain_id: b1, young: true });
+    // Conversation a is old throughout and goes; the rewritten turn stays with b.
+    expect(await store.expire(new Date(Date.now() - 30 * 86_400_000))).toBe(2);
+    expect(await store.conversation(account, again)).toHaveLength(2);
+    // A turn that continues one not stored in its account is not kept.
+    expect(await store.save({ ...turn(a2), id: `${again}_2` })).toBe(false);
+    expect(await store.save({ ...turn(b1), id: `${again}_3`, account_id: 'acct-other' })).toBe(false);
+    expect(await rowsOf([`${again}_2`, `${again}_3`])).toEqual([]);
+  });
+
   it('expires in batches until nothing old is left, past old rows it keeps and rows created in the same instant', async () => {
     await ds.query(`DELETE FROM chat.responses WHERE created_at < now() - interval '1 day'`);
     // 2,500 old turns of one conversation that is still going (older than everything else, so the

@@ -23,7 +23,11 @@ export interface ResponsesStore {
    * account's, or a chain with a turn that is no longer stored.
    */
   conversation(accountId: string, id: string): Promise<ResponsesInputItem[] | null>;
-  save(response: StoredResponse): Promise<void>;
+  /**
+   * Keeps a turn; false, keeping nothing, when the turn it continued is no longer stored in its
+   * account (it expired while this one was being answered).
+   */
+  save(response: StoredResponse): Promise<boolean>;
   /**
    * Deletes the responses created before `before` whose conversation (every response linked to the
    * same first turn) has none created since: a conversation stays whole while any of its turns is

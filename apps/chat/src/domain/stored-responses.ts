@@ -6,8 +6,9 @@
  *   or an unknown id is a 404 — and the earlier turns are put in front of the new input;
  * - after it, a response asked to be stored (`store` is true unless the client says false) is kept —
  *   its own turn, linked to the response it continued — before the terminal event goes out, so the
- *   client's next request always finds it. Only completed and incomplete responses are kept; nothing
- *   is kept for store:false.
+ *   client's next request always finds it. If the conversation expired while the call ran, the turn is
+ *   kept as a first one holding the whole conversation it was answered from. Only completed and
+ *   incomplete responses are kept; nothing is kept for store:false.
  *
  * Every other endpoint passes straight through.
  */
@@ -41,43 +42,47 @@ export class StoredResponses implements EndpointPort {
 
   async call(call: EndpointCall, signal?: AbortSignal, meter?: CallMeter, admission?: Promise<void>): Promise<unknown> {
     if (call.endpoint !== responsesSpec.name) return this.inner.call(call, signal, meter, admission);
-    const resolved = await this.resolve(call);
+    const { resolved, earlier } = await this.resolve(call);
     const response = (await this.inner.call(resolved, signal, meter, admission)) as ResponsesResponse;
-    await this.keep(call, response);
+    await this.keep(call, earlier, response);
     return response;
   }
 
   async *stream(call: EndpointCall, signal: AbortSignal, meter?: CallMeter, admission?: Promise<void>): AsyncIterable<unknown> {
     if (call.endpoint !== responsesSpec.name) return yield* this.inner.stream(call, signal, meter, admission);
-    const resolved = await this.resolve(call);
+    const { resolved, earlier } = await this.resolve(call);
     for await (const item of this.inner.stream(resolved, signal, meter, admission)) {
       const ev = item as ResponsesStreamEvent;
-      if (ev.type === 'response.completed' || ev.type === 'response.incomplete') await this.keep(call, ev.response);
+      if (ev.type === 'response.completed' || ev.type === 'response.incomplete') await this.keep(call, earlier, ev.response);
       yield item;
     }
   }
 
-  /** The call with the stored conversation in front of its input. */
-  private async resolve(call: EndpointCall): Promise<EndpointCall> {
+  /** The call with the stored conversation in front of its input, and that conversation. */
+  private async resolve(call: EndpointCall): Promise<{ resolved: EndpointCall; earlier: ResponsesInputItem[] }> {
     const body = call.body as ResponsesRequest;
     const previous = body.previous_response_id;
-    if (!previous) return call;
+    if (!previous) return { resolved: call, earlier: [] };
     const earlier = await this.store.conversation(call.account_id, previous);
     if (!earlier) throw errors.notFound(`Previous response with id '${previous}'`, 'previous_response_id');
     const input: ResponsesInputItem[] = [...earlier, ...inputItems(body)];
-    return { ...call, body: { ...body, input } };
+    return { resolved: { ...call, body: { ...body, input } }, earlier };
   }
 
   /** This turn only: the earlier ones are read back through `previous_id`. */
-  private async keep(original: EndpointCall, response: ResponsesResponse): Promise<void> {
+  private async keep(original: EndpointCall, earlier: ResponsesInputItem[], response: ResponsesResponse): Promise<void> {
     const body = original.body as ResponsesRequest;
     if (body.store === false || !KEPT_STATUSES.has(response.status ?? 'completed')) return;
-    await this.store.save({
+    const turn = {
       id: response.id,
       account_id: original.account_id,
       model: body.model,
       previous_id: body.previous_response_id ?? null,
       items: [...inputItems(body), ...(response.output as ResponsesInputItem[])],
-    });
+    };
+    if (await this.store.save(turn)) return;
+    // The conversation expired during the call (an idle one continued as the sweep ran): this turn
+    // starts a new one holding what it was answered from, so the client can go on from its answer.
+    await this.store.save({ ...turn, previous_id: null, items: [...earlier, ...turn.items] });
   }
 }

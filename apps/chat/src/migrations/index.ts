@@ -2,6 +2,7 @@ import { ChatResponses1737000000000 } from './1737000000000-chat-responses';
 import { ResponsesItemsText1738000000000 } from './1738000000000-responses-items-text';
 import { ResponsesChain1739000000000 } from './1739000000000-responses-chain';
 import { ResponsesConversationId1740000000000 } from './1740000000000-responses-conversation-id';
+import { ResponsesRewrittenTurn1741000000000 } from './1741000000000-responses-rewritten-turn';
 
 /** Every chat migration, oldest first (classes, so bundling and tests need no globbing). */
 export const CHAT_MIGRATIONS = [
@@ -9,4 +10,5 @@ export const CHAT_MIGRATIONS = [
   ResponsesItemsText1738000000000,
   ResponsesChain1739000000000,
   ResponsesConversationId1740000000000,
+  ResponsesRewrittenTurn1741000000000,
 ];

@@ -33,14 +33,19 @@ export class TypeOrmResponsesStore implements ResponsesStore {
     return rows.flatMap((row) => JSON.parse(row.items) as ResponsesInputItem[]);
   }
 
-  async save(r: StoredResponse): Promise<void> {
-    // The table's trigger names the conversation (chain_id) from the response this one continued.
-    await this.ds.query(
-      `INSERT INTO chat.responses (id, account_id, model, previous_id, items) VALUES ($1, $2, $3, $4, $5)
+  async save(r: StoredResponse): Promise<boolean> {
+    // The table's trigger names the conversation (chain_id) from the response this one continued. An
+    // id the upstream sends again is a new turn: it replaces the row, and its age starts again.
+    const rows = (await this.ds.query(
+      `INSERT INTO chat.responses (id, account_id, model, previous_id, items)
+       SELECT $1, $2, $3, $4, $5
+        WHERE $4::text IS NULL OR EXISTS (SELECT 1 FROM chat.responses WHERE id = $4 AND account_id = $2)
        ON CONFLICT (id) DO UPDATE SET account_id = EXCLUDED.account_id, model = EXCLUDED.model,
-         previous_id = EXCLUDED.previous_id, items = EXCLUDED.items`,
+         previous_id = EXCLUDED.previous_id, items = EXCLUDED.items, created_at = EXCLUDED.created_at
+       RETURNING 1`,
       [r.id, r.account_id, r.model, r.previous_id, JSON.stringify(r.items)],
-    );
+    )) as unknown[];
+    return rows.length > 0;
   }
 
   async expire(before: Date): Promise<number> {
