@@ -2,8 +2,10 @@
  * KafkaEventBus.subscribeBatch against the Kafka wire protocol (the mock cluster of jest global
  * setup): consecutive messages of a partition arrive together, in order and sliced to maxBatch, with
  * their keys and headers; a throwing handler gets the same slice again and nothing after it first.
- * (The mock answers a fetch with one produced record batch, so the tests produce several messages
- * per request, as a busy producer's batching would.)
+ * With lingerMs, a consumer behind its partition gathers several fetches into one hand-over, and
+ * nothing gathered is committed before it was handed over. (The mock answers a fetch with one produced record batch, so
+ * the tests produce several messages per request, as a busy producer's batching would, or one per
+ * request where they show gathering across fetches.)
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kafka, logLevel, type Message } from 'kafkajs';
@@ -42,6 +44,18 @@ function produceTogether(topic: string, key: string, from: number, n: number): P
     topic,
     Array.from({ length: n }, (_, i) => ({ key, value: JSON.stringify({ n: from + i }), headers: { seq: String(from + i) } })),
   );
+}
+
+/** The offset committed for `group` on `topic` (Kafka's names: prefixed), summed over partitions that have one. */
+async function committedOf(bus: KafkaEventBus, group: string, topic: string): Promise<number> {
+  const admin = new Kafka({ clientId: 'batch-admin', brokers: kafkaBrokers(), logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const [offsets] = await admin.fetchOffsets({ groupId: bus.name(group), topics: [bus.name(topic)] });
+    return offsets.partitions.reduce((sum, p) => sum + Math.max(0, Number(p.offset)), 0);
+  } finally {
+    await admin.disconnect();
+  }
 }
 
 /** The mock cluster creates every topic with this many partitions (INFRA.md). */
@@ -150,32 +164,111 @@ describe('lingerMs', () => {
 
   // A fetch smaller than maxBatch is not the end of the partition: here each fetch holds one produced
   // batch of two events. With a wait after every fetch, six of them would take five waits (10 s).
-  test('a consumer behind the end of its partition fetches again at once, however little a fetch held', async () => {
+  test('a consumer behind the end of its partition gathers the backlog into one hand-over, without waiting', async () => {
     const bus = newBus(uniqueName('klinger'));
     const topic = bus.name('backlog');
     for (let i = 0; i < 6; i++) await produceTogether(topic, 'k', 2 * i, 2);
     const calls: number[][] = [];
-    const at: number[] = [];
-    const lags: (number | undefined)[] = [];
+    let handedAt = 0;
+    const committedAtHandOver: number[] = [];
     await bus.subscribeBatch(
       'backlog',
       'lingerers',
       async (events) => {
+        handedAt = performance.now();
+        // Six fetches were resolved before this call: none of them may be committed yet.
+        committedAtHandOver.push(await committedOf(bus, 'lingerers', 'backlog'));
         calls.push(events.map((e) => (e.payload as { n: number }).n));
-        at.push(performance.now());
-        lags.push(await lagOf(bus, 'lingerers', 'backlog'));
       },
       { maxBatch: 16, lingerMs: 2_000 },
     );
+    const subscribed = performance.now();
     await waitFor('the whole backlog', () => calls.flat().length >= 12, 10_000);
-    // What the gauge showed at each call (as of the fetch before): a backlog that only shrinks, then none.
-    expect(lags[1]).toBeGreaterThan(0);
-    expect(lags.slice(1)).toEqual([...lags.slice(1)].sort((a, b) => (b ?? 0) - (a ?? 0)));
+    // The mock answered one produced batch per fetch: six fetches, one hand-over, as soon as it caught up.
+    expect(calls).toEqual([Array.from({ length: 12 }, (_, i) => i)]);
+    expect(handedAt - subscribed).toBeLessThan(1_500); // not after a 2 s wait (26 ms here)
+    expect(committedAtHandOver).toEqual([0]);
     await waitFor('no lag', async () => (await lagOf(bus, 'lingerers', 'backlog')) === 0);
-    expect(calls.flat()).toEqual(Array.from({ length: 12 }, (_, i) => i));
-    // The mock answered one produced batch per fetch, so the backlog took several fetches and no wait.
-    expect(calls.length).toBeGreaterThan(1);
-    expect(at[at.length - 1] - at[0]).toBeLessThan(2_000);
+    await waitFor('all twelve committed', async () => (await committedOf(bus, 'lingerers', 'backlog')) === 12);
+  });
+
+  test('events produced one by one during the wait are fetched one by one after it and handed over together', async () => {
+    const bus = newBus(uniqueName('klinger'));
+    await bus.connect();
+    const calls: number[][] = [];
+    await bus.subscribeBatch('window', 'lingerers', async (events) => void calls.push(events.map((e) => (e.payload as { n: number }).n)), {
+      maxBatch: 16,
+      lingerMs: 3_000,
+    });
+    await bus.publish('window', 'k', { n: 0 }, {});
+    await waitFor('the first event, at once', () => calls.length === 1);
+    const handedFirst = performance.now();
+    await waitFor('its commit', async () => (await committedOf(bus, 'lingerers', 'window')) === 1);
+    // Three produce requests: three fetches on the mock.
+    for (let n = 1; n <= 3; n++) await produceTogether(bus.name('window'), 'k', n, 1);
+    await sleep(1_000);
+    expect(calls).toHaveLength(1);
+    expect(await committedOf(bus, 'lingerers', 'window')).toBe(1);
+    await waitFor('the wait’s end', () => calls.length === 2, 10_000);
+    expect(performance.now() - handedFirst).toBeGreaterThanOrEqual(2_990);
+    expect(calls).toEqual([[0], [1, 2, 3]]);
+    await waitFor('all four committed', async () => (await committedOf(bus, 'lingerers', 'window')) === 4);
+  });
+
+  test('a throwing handler gets the gathered events again, and those gathered after them come later', async () => {
+    const bus = newBus(uniqueName('klinger'));
+    await bus.connect();
+    const calls: number[][] = [];
+    let failuresLeft = 1;
+    await bus.subscribeBatch(
+      'flaky',
+      'lingerers',
+      async (events) => {
+        calls.push(events.map((e) => (e.payload as { n: number }).n));
+        if (failuresLeft-- > 0) throw new Error('transient');
+      },
+      { maxBatch: 16, lingerMs: 300 },
+    );
+    await produceTogether(bus.name('flaky'), 'k', 0, 3);
+    await waitFor('the failure', () => calls.length >= 1);
+    for (let n = 3; n < 6; n++) await produceTogether(bus.name('flaky'), 'k', n, 1);
+    await waitFor('all six handed over', () => new Set(calls.slice(1).flat()).size >= 6, 10_000);
+    expect(calls[0]).toEqual([0, 1, 2]);
+    expect(calls[1].slice(0, 3)).toEqual([0, 1, 2]);
+    // In order, each once after the failure.
+    expect(calls.slice(1).flat()).toEqual([0, 1, 2, 3, 4, 5]);
+    await waitFor('all six committed', async () => (await committedOf(bus, 'lingerers', 'flaky')) === 6);
+  });
+
+  test('closing cuts the wait short; what was not handed over is not committed and goes to the next consumer', async () => {
+    const prefix = uniqueName('klinger');
+    const bus = newBus(prefix);
+    await bus.connect();
+    const calls: number[][] = [];
+    await bus.subscribeBatch('closing', 'lingerers', async (events) => void calls.push(events.map((e) => (e.payload as { n: number }).n)), {
+      maxBatch: 16,
+      lingerMs: 60_000,
+    });
+    await bus.publish('closing', 'k', { n: 0 }, {});
+    await waitFor('the first event', () => calls.length === 1);
+    for (let n = 1; n <= 2; n++) await produceTogether(bus.name('closing'), 'k', n, 1);
+    const closing = performance.now();
+    await bus.close();
+    expect(performance.now() - closing).toBeLessThan(10_000);
+    expect(calls).toEqual([[0]]);
+    expect(await committedOf(bus, 'lingerers', 'closing')).toBe(1);
+    const next: number[] = [];
+    await newBus(prefix).subscribeBatch(
+      'closing',
+      'lingerers',
+      async (events) => void next.push(...events.map((e) => (e.payload as { n: number }).n)),
+      {
+        maxBatch: 16,
+        lingerMs: 50,
+      },
+    );
+    await waitFor('the two left', () => next.length >= 2, 15_000);
+    expect(next).toEqual([1, 2]);
   });
 
   // One worker would handle one partition's batch, wait, then the next (each ~1 s apart here).

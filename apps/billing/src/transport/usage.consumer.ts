@@ -2,9 +2,9 @@
  * usage.recorded → UsageSettler, in consumer group `billing`. Thin on purpose: idempotency lives in
  * the settler (ledger unique by request id), redelivery on a throw lives in the EventBus.
  *
- * On a bus that can hand over batches (Kafka), a fetched batch of one partition settles in one
- * transaction: one commit for hundreds of events, which is what lets one busy account's partition
- * keep up. If that transaction fails, the slice is settled event by event (duplicates of what may
+ * On a bus that can hand over batches (Kafka), consecutive events of one partition settle in one
+ * transaction (what a fetch brought, or what a consumer behind gathered over several): one commit
+ * for hundreds of events, which is what lets one busy account's partition keep up. If that transaction fails, the slice is settled event by event (duplicates of what may
  * have been settled are no-ops), so one event that cannot be settled only holds back itself.
  */
 import { TOPICS } from '@unigate/contracts';
@@ -17,9 +17,10 @@ export const BILLING_CONSUMER_GROUP = 'billing';
 export const SETTLE_BATCH_MAX = 500;
 
 /**
- * After a fetch smaller than SETTLE_BATCH_MAX that caught up with its partition, the wait before the
- * next (SubscribeBatchOptions.lingerMs):
- * at a moderate rate the next batch then holds what arrived meanwhile instead of one or two events.
+ * After settling a batch smaller than SETTLE_BATCH_MAX that caught up with its partition, the wait
+ * before the next fetch (SubscribeBatchOptions.lingerMs): at a moderate rate the next batch then
+ * holds what arrived meanwhile instead of one or two events, also when the broker hands it over one
+ * produced batch per fetch (the test broker does).
  * A batch costs billing, Postgres, Redis and the broker ~2.5 ms of CPU whatever its size, on the cores
  * the requests run on (docs/billing.md). A settlement, and the release of its hold, comes at most
  * this much later: the window of standalone's group commit.

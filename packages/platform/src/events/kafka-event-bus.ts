@@ -7,6 +7,9 @@
  * subscribeBatch hands a consumer consecutive messages of one partition together (what one fetch
  * returned, in slices of at most `maxBatch`), so it can settle them in one database transaction; the
  * same contract holds per slice: committed after the handler returned, redelivered whole on a throw.
+ * With `lingerMs`, what a consumer behind its partition fetches is gathered across fetches first
+ * (SubscribeBatchOptions.lingerMs), and the subscription commits offsets itself after each
+ * hand-over: kafkajs's auto-commit would commit what was fetched but not yet handed over.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
@@ -95,18 +98,39 @@ export interface SubscribeBatchOptions {
   /** Most events handed over at once (default 500). */
   maxBatch?: number;
   /**
-   * After handing over a fetch that held fewer than `maxBatch` events and reached the end of its
-   * partition, wait this long before the next fetch, so that it gathers what arrived meanwhile. A
-   * fetch answers as soon as there is anything, so at a steady moderate rate each event came alone:
-   * one fetch, one offset commit and one handler call (a transaction) per event. The wait adds at
-   * most this much to an event's latency (the waits of a fetch's partitions overlap); a full fetch is
-   * followed at once. So is one that left the consumer behind, however little it held: a broker may
-   * answer with less than it has (a real one stops at the fetch's byte limits, librdkafka's mock
-   * sends one produced batch per fetch), and a backlog read with a wait per fetch would drain at a
-   * few events per wait.
-   * 0 (default): fetch again at once.
+   * After handing over events that reached the end of their partition (fewer than `maxBatch`), wait
+   * this long before the next fetch, so that it finds what arrived meanwhile. A fetch answers as soon
+   * as there is anything, so at a steady moderate rate each event came alone: one fetch, one offset
+   * commit and one handler call (a transaction) per event. A broker may answer with less than it has
+   * (a real one stops at the fetch's byte limits; librdkafka's mock sends one produced batch per
+   * fetch), so a consumer behind its partition fetches again at once and gathers what the fetches
+   * bring, handing it over once it caught up or holds `maxBatch` events; a full hand-over is followed
+   * at once. No event waits for its hand-over longer than this after it was fetched (then for the
+   * handlers before it).
+   * 0 (default): each fetch is handed over as it comes, and the next follows at once.
    */
   lingerMs?: number;
+}
+
+/** A lingering subscription: what gather and handOver need of it. */
+interface Lingering {
+  topic: string;
+  handler: BatchEventHandler;
+  maxBatch: number;
+  lingerMs: number;
+  /** Its hand-overs, one at a time across its partitions. */
+  handlers: SerialLane;
+}
+
+/** A lingering subscription's partition: what was fetched and not yet handed over. */
+interface Gathering {
+  messages: KafkaMessage[];
+  /** The last offset taken (gathered or handed over): fetched again (after a rebalance), it is skipped. */
+  last?: bigint;
+  /** After a failed hand-over: where its seek goes back to. Batches fetched before the seek are skipped. */
+  resumeAt?: bigint;
+  /** Hands the gathered events over `lingerMs` after the first was fetched, if nothing did sooner. */
+  timer?: NodeJS.Timeout;
 }
 
 /**
@@ -137,6 +161,12 @@ interface Subscription {
   lagSeries: Map<string, { group: string; topic: string; partition: string }>;
   /** `topic:partition` → the failing offset and how often it failed, for the backoff. */
   failures: Map<string, { offset: string; attempts: number }>;
+  /** Offsets are committed by the subscription after each hand-over (kafkajs's auto-commit off). */
+  commitsItself: boolean;
+  /** A lingering subscription's partitions, by partition. */
+  gathering?: Map<number, Gathering>;
+  /** Hands over what a lingering subscription gathered (on close). */
+  handOverAll?: () => Promise<void>;
 }
 
 export class KafkaEventBus implements EventBus {
@@ -151,6 +181,8 @@ export class KafkaEventBus implements EventBus {
   /** Set while a linger window is open: a produce request went out less than `lingerMs` ago. */
   private lingerTimer?: NodeJS.Timeout;
   private inFlight = new Set<Promise<void>>();
+  /** Aborted by close(): cuts lingering subscriptions' waits short. */
+  private readonly closing = new AbortController();
 
   private readonly maxWaitTimeMs: number;
 
@@ -265,31 +297,43 @@ export class KafkaEventBus implements EventBus {
     const maxBatch = Math.max(1, opts.maxBatch ?? 500);
     const lingerMs = opts.lingerMs ?? 0;
     const handlers = new SerialLane();
-    await this.consume(
-      [this.name(topic)],
-      groupId,
-      async (sub, p) => {
-        const handled = await handlers.run(() => this.processSlices(sub, topic, handler, maxBatch, p));
-        const caughtUp = p.batch.offsetLag() === '0';
-        if (handled && lingerMs > 0 && caughtUp && p.batch.messages.length < maxBatch && p.isRunning() && !p.isStale())
-          await sleep(lingerMs);
+    if (lingerMs <= 0) {
+      await this.consume([this.name(topic)], groupId, async (sub, p) => {
+        await handlers.run(() => this.processSlices(sub, topic, handler, maxBatch, p));
+      });
+      return;
+    }
+    const lingering = { topic, handler, maxBatch, lingerMs, handlers };
+    const eachBatch = async (sub: Subscription, p: EachBatchPayload) => {
+      const caughtUp = await handlers.run(() => this.gather(sub, lingering, p));
+      // Outside the lane: the waits of a fetch's partitions overlap. Cut short when the bus closes.
+      if (caughtUp && p.isRunning() && !p.isStale())
+        await sleep(lingerMs, undefined, { signal: this.closing.signal }).catch(() => undefined);
+    };
+    await this.consume([this.name(topic)], groupId, eachBatch, {
+      partitionsAtOnce: LINGERING_PARTITIONS,
+      lingering: (sub) => {
+        sub.gathering = new Map();
+        sub.handOverAll = () =>
+          handlers.run(async () => {
+            for (const [partition, g] of sub.gathering!) await this.handOver(sub, lingering, partition, g);
+          });
       },
-      lingerMs > 0 ? LINGERING_PARTITIONS : 1,
-    );
+    });
   }
 
   private async consume(
     topics: string[],
     groupId: string,
     eachBatch: (sub: Subscription, p: EachBatchPayload) => Promise<void>,
-    partitionsAtOnce = 1,
+    opts: { partitionsAtOnce?: number; lingering?: (sub: Subscription) => void } = {},
   ): Promise<void> {
     if (this.closed) throw new Error('KafkaEventBus is closed');
     const sub: Subscription = {
       topics,
       groupId,
       eachBatch,
-      partitionsAtOnce,
+      partitionsAtOnce: opts.partitionsAtOnce ?? 1,
       consumer: this.newConsumer(groupId),
       joined: false,
       crashed: false,
@@ -297,7 +341,9 @@ export class KafkaEventBus implements EventBus {
       timers: new Set(),
       failures: new Map(),
       lagSeries: new Map(),
+      commitsItself: opts.lingering !== undefined,
     };
+    opts.lingering?.(sub);
     this.subscriptions.push(sub);
     await this.runConsumer(sub);
   }
@@ -321,6 +367,8 @@ export class KafkaEventBus implements EventBus {
       sub.giveUps = 0;
       for (const labels of sub.lagSeries.values()) kafkaConsumerLag.remove(labels);
       sub.lagSeries.clear();
+      // A seek made before the rebalance is gone with it: fetching starts again from the committed offset.
+      for (const g of sub.gathering?.values() ?? []) g.resumeAt = undefined;
     });
     consumer.on(consumer.events.CRASH, (e) => {
       const { error, restart } = e.payload;
@@ -337,6 +385,7 @@ export class KafkaEventBus implements EventBus {
     // A new group starts at the beginning: events published before it first joined are not lost.
     await consumer.subscribe({ topics: sub.topics, fromBeginning: true });
     await consumer.run({
+      autoCommit: !sub.commitsItself,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: sub.partitionsAtOnce,
       eachBatch: (payload) => this.handleBatch(sub, payload),
@@ -378,6 +427,85 @@ export class KafkaEventBus implements EventBus {
         this.restartLater(sub);
       });
     }, delayMs);
+  }
+
+  /**
+   * A lingering subscription's fetched batch: gathered, its offsets resolved so that kafkajs fetches
+   * on (nothing is committed before the hand-over), and handed over with what came before it once
+   * the partition's end or `maxBatch` is reached. True when it handed over up to the end of the
+   * partition: the next fetch waits `lingerMs`.
+   */
+  private async gather(sub: Subscription, l: Lingering, p: EachBatchPayload): Promise<boolean> {
+    const { batch } = p;
+    // Closing: what was gathered went over in close(); what comes now is fetched again after a restart.
+    if (batch.messages.length === 0 || this.closed) return false;
+    const g = this.gatheringOf(sub, batch.partition);
+    if (g.resumeAt !== undefined) {
+      // Fetched before the failed hand-over's seek: kafkajs fetches again from there.
+      if (BigInt(batch.messages[0].offset) !== g.resumeAt) return false;
+      g.resumeAt = undefined;
+    }
+    const fresh = g.last === undefined ? batch.messages : batch.messages.filter((m) => BigInt(m.offset) > g.last!);
+    p.resolveOffset(batch.messages[batch.messages.length - 1].offset);
+    if (fresh.length > 0) {
+      if (g.messages.length === 0) this.handOverLater(sub, l, batch.partition, g);
+      g.messages.push(...fresh);
+      g.last = BigInt(fresh[fresh.length - 1].offset);
+    }
+    if (g.messages.length >= l.maxBatch) {
+      await this.handOver(sub, l, batch.partition, g);
+      await p.heartbeat();
+      return false;
+    }
+    // Behind: the next fetches bring more into this hand-over.
+    if (batch.offsetLag() !== '0' || g.messages.length === 0) return false;
+    return this.handOver(sub, l, batch.partition, g);
+  }
+
+  private gatheringOf(sub: Subscription, partition: number): Gathering {
+    let g = sub.gathering!.get(partition);
+    if (!g) sub.gathering!.set(partition, (g = { messages: [] }));
+    return g;
+  }
+
+  /** The bound on a gathered event's wait: fetches that stop coming (a slow broker) do not hold it. */
+  private handOverLater(sub: Subscription, l: Lingering, partition: number, g: Gathering): void {
+    clearTimeout(g.timer);
+    g.timer = setTimeout(() => {
+      g.timer = undefined;
+      if (this.closed) return;
+      l.handlers
+        .run(() => this.handOver(sub, l, partition, g))
+        .catch((err: unknown) => this.opts.logger.error({ err, topic: l.topic, partition }, 'handing gathered events over failed'));
+    }, l.lingerMs);
+  }
+
+  /**
+   * Hands the gathered events over, `maxBatch` at a time, committing each slice's offsets once its
+   * handler returned; true when all went. A failed slice is redelivered like any (retryLater); what
+   * was gathered after it is dropped and fetched again from there.
+   */
+  private async handOver(sub: Subscription, l: Lingering, partition: number, g: Gathering): Promise<boolean> {
+    clearTimeout(g.timer);
+    g.timer = undefined;
+    const messages = g.messages.splice(0);
+    const physical = this.name(l.topic);
+    for (let i = 0; i < messages.length; i += l.maxBatch) {
+      const slice = messages.slice(i, i + l.maxBatch);
+      const failedAttempts = await this.handleSlice(sub, l.topic, l.handler, partition, slice);
+      if (failedAttempts > 0) {
+        g.resumeAt = BigInt(slice[0].offset);
+        g.last = g.resumeAt - 1n;
+        this.retryLater(sub, physical, partition, slice[0].offset, failedAttempts);
+        return false;
+      }
+      const offset = (BigInt(slice[slice.length - 1].offset) + 1n).toString();
+      // A commit refused (the partition moved in a rebalance) leaves these to be handled again where it went.
+      await sub.consumer.commitOffsets([{ topic: physical, partition, offset }]).catch((err: unknown) => {
+        this.opts.logger.warn({ err, topic: physical, partition, offset }, 'offset commit failed; those events may be handled again');
+      });
+    }
+    return true;
   }
 
   /** Hands `p`'s events over slice by slice; true when every slice was handled (none failed, none left for a rebalance). */
@@ -519,6 +647,9 @@ export class KafkaEventBus implements EventBus {
       clearTimeout(sub.restartTimer);
       for (const t of sub.timers) clearTimeout(t);
     }
+    this.closing.abort();
+    // What lingering subscriptions gathered is handed over and committed before they leave.
+    await Promise.allSettled(this.subscriptions.map((s) => s.handOverAll?.()));
     // Consumers first: a clean leave commits what was processed and hands partitions over at once.
     await Promise.allSettled(this.subscriptions.map((s) => s.consumer.disconnect()));
     await this.producer.disconnect().catch(() => undefined);
