@@ -4,8 +4,9 @@
  *
  * On a bus that can hand over batches (Kafka), consecutive events of one partition settle in one
  * transaction (what a fetch brought, or what a consumer behind gathered over several): one commit
- * for hundreds of events, which is what lets one busy account's partition keep up. If that transaction fails, the slice is settled event by event (duplicates of what may
- * have been settled are no-ops), so one event that cannot be settled only holds back itself.
+ * for hundreds of events, which is what lets one busy account's partition keep up. If that
+ * transaction fails, the slice is settled event by event (duplicates of what may have been settled
+ * are no-ops), so one event that cannot be settled only holds back itself.
  */
 import { TOPICS } from '@unigate/contracts';
 import type { BatchEventHandler, EventBus, Logger, SubscribeBatchOptions } from '@unigate/platform';

@@ -161,9 +161,10 @@ interface Subscription {
   lagSeries: Map<string, { group: string; topic: string; partition: string }>;
   /** `topic:partition` → the failing offset and how often it failed, for the backoff. */
   failures: Map<string, { offset: string; attempts: number }>;
-  /** Offsets are committed by the subscription after each hand-over (kafkajs's auto-commit off). */
-  commitsItself: boolean;
-  /** A lingering subscription's partitions, by partition. */
+  /**
+   * A lingering subscription's partitions, by partition. Such a subscription commits offsets itself
+   * after each hand-over (kafkajs's auto-commit off).
+   */
   gathering?: Map<number, Gathering>;
   /** Hands over what a lingering subscription gathered (on close). */
   handOverAll?: () => Promise<void>;
@@ -341,7 +342,6 @@ export class KafkaEventBus implements EventBus {
       timers: new Set(),
       failures: new Map(),
       lagSeries: new Map(),
-      commitsItself: opts.lingering !== undefined,
     };
     opts.lingering?.(sub);
     this.subscriptions.push(sub);
@@ -385,7 +385,7 @@ export class KafkaEventBus implements EventBus {
     // A new group starts at the beginning: events published before it first joined are not lost.
     await consumer.subscribe({ topics: sub.topics, fromBeginning: true });
     await consumer.run({
-      autoCommit: !sub.commitsItself,
+      autoCommit: sub.gathering === undefined,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: sub.partitionsAtOnce,
       eachBatch: (payload) => this.handleBatch(sub, payload),
