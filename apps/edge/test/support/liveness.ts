@@ -1,4 +1,5 @@
 /** The event loop stays free: /health/live is probed while some work runs. */
+import { EVENT_LOOP_SAMPLE_MS } from '@unigate/platform';
 
 /** Probes `${origin}/health/live` every `everyMs` while `work` runs: work's value and the slowest probe (ms). */
 export async function probeLiveness<T>(origin: string, work: () => Promise<T>, everyMs = 50): Promise<{ value: T; slowestMs: number }> {
@@ -19,4 +20,19 @@ export async function probeLiveness<T>(origin: string, work: () => Promise<T>, e
     done = true;
     await probes;
   }
+}
+
+/**
+ * The longest the process behind `origin` kept its event loop from turning (ms) since the previous
+ * call: prom-client's `nodejs_eventloop_lag_max_seconds`, the longest gap between two of the loop
+ * monitor's samples, which a scrape reads and resets, minus the gap it samples at. Measured by the
+ * process itself, so unlike a client-timed probe it does not carry the test runner's scheduling.
+ * `/metrics` on the public port takes the admin token when no metrics token is set.
+ */
+export async function eventLoopStallMs(origin: string, adminToken: string): Promise<number> {
+  const res = await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } });
+  expect(res.status).toBe(200);
+  const line = /^nodejs_eventloop_lag_max_seconds(?:\{[^}]*\})? (\S+)$/m.exec(await res.text());
+  if (!line) throw new Error('/metrics has no nodejs_eventloop_lag_max_seconds');
+  return Math.max(0, Number(line[1]) * 1000 - EVENT_LOOP_SAMPLE_MS);
 }

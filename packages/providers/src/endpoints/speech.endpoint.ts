@@ -45,8 +45,10 @@ export const speechEndpoint: ServiceEndpoint<SpeechRequest, never, Uint8Array> =
           const pcm = readWav(await readAll(fetched.body));
           if (!pcm) throw errors.upstream(502, 'upstream audio is not 16-bit PCM WAV; it cannot be converted to mp3', true);
           for (const piece of encodeMp3(pcm)) {
-            usage = charge;
-            yield piece;
+            if (piece.length > 0) {
+              usage = charge;
+              yield piece;
+            }
             // Encoding is CPU work in this thread: let I/O (other requests, health checks) run
             // between pieces, so a long text never freezes the process.
             await nextTurn();
