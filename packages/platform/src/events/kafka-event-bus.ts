@@ -131,6 +131,8 @@ interface Gathering {
   resumeAt?: bigint;
   /** Hands the gathered events over `lingerMs` after the first was fetched, if nothing did sooner. */
   timer?: NodeJS.Timeout;
+  /** The partition's end as of the last fetch: what the lag gauge counts from after a hand-over. */
+  highWatermark?: bigint;
 }
 
 /**
@@ -404,11 +406,25 @@ export class KafkaEventBus implements EventBus {
     try {
       await sub.eachBatch(sub, { ...p, resolveOffset });
     } finally {
-      // The names Kafka knows (prefixed), as its own tools show them.
-      const labels = { group: this.name(sub.groupId), topic: batch.topic, partition: String(batch.partition) };
-      sub.lagSeries.set(`${batch.topic}:${batch.partition}`, labels);
-      kafkaConsumerLag.set(labels, Math.max(0, Number(BigInt(batch.highWatermark) - next)));
+      // A lingering subscription resolves what it gathers before handing it over: until it was handed
+      // over, or while a failed hand-over waits to be fetched again, it is still lag.
+      const unsettled = this.unsettledFrom(sub.gathering?.get(batch.partition));
+      if (unsettled !== undefined && unsettled < next) next = unsettled;
+      this.setLag(sub, batch.topic, batch.partition, BigInt(batch.highWatermark) - next);
     }
+  }
+
+  /** The first event of a lingering subscription's partition that was taken and is not settled. */
+  private unsettledFrom(g: Gathering | undefined): bigint | undefined {
+    if (g?.messages.length) return BigInt(g.messages[0].offset);
+    return g?.resumeAt;
+  }
+
+  /** `unigate_kafka_consumer_lag` of `sub` on a partition of `topic` (the name Kafka knows: prefixed, as its own tools show it). */
+  private setLag(sub: Subscription, topic: string, partition: number, lag: bigint): void {
+    const labels = { group: this.name(sub.groupId), topic, partition: String(partition) };
+    sub.lagSeries.set(`${topic}:${partition}`, labels);
+    kafkaConsumerLag.set(labels, Math.max(0, Number(lag)));
   }
 
   private restartLater(sub: Subscription): void {
@@ -447,6 +463,7 @@ export class KafkaEventBus implements EventBus {
     }
     const fresh = g.last === undefined ? batch.messages : batch.messages.filter((m) => BigInt(m.offset) > g.last!);
     p.resolveOffset(batch.messages[batch.messages.length - 1].offset);
+    g.highWatermark = BigInt(batch.highWatermark);
     if (fresh.length > 0) {
       if (g.messages.length === 0) this.handOverLater(sub, l, batch.partition, g);
       g.messages.push(...fresh);
@@ -496,6 +513,7 @@ export class KafkaEventBus implements EventBus {
       if (failedAttempts > 0) {
         g.resumeAt = BigInt(slice[0].offset);
         g.last = g.resumeAt - 1n;
+        if (g.highWatermark !== undefined) this.setLag(sub, physical, partition, g.highWatermark - g.resumeAt);
         this.retryLater(sub, physical, partition, slice[0].offset, failedAttempts);
         return false;
       }
@@ -504,6 +522,7 @@ export class KafkaEventBus implements EventBus {
       await sub.consumer.commitOffsets([{ topic: physical, partition, offset }]).catch((err: unknown) => {
         this.opts.logger.warn({ err, topic: physical, partition, offset }, 'offset commit failed; those events may be handled again');
       });
+      if (g.highWatermark !== undefined) this.setLag(sub, physical, partition, g.highWatermark - BigInt(offset));
     }
     return true;
   }

@@ -56,8 +56,9 @@ export const rejections = new Counter({
 
 /**
  * Events of a partition that a consumer group has yet to handle in this process, as of its last
- * handled fetch: the partition's end then, minus the next event to handle. It stays at its last value
- * while nothing new arrives, and a rebalance drops this process's series (its partitions may move).
+ * handled fetch (a lingering subscription's also as of its last hand-over): the partition's end then,
+ * minus the next event to handle. Events fetched and gathered but not handed over count. It stays at
+ * its last value while nothing new arrives, and a rebalance drops this process's series.
  */
 export const kafkaConsumerLag = new Gauge({
   name: 'unigate_kafka_consumer_lag',
