@@ -4,12 +4,14 @@
  * holds do not add up, is counted as a mismatch and dropped (the next admission reloads it).
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { metricsRegistry } from '@unigate/platform';
 import { redisUrl } from '@unigate/testing';
 import Redis from 'ioredis';
 import { Reconciler } from '../src';
 import { AccountService } from '../src/domain/accounts';
-import { hold, logger, readMoney, startHarness, waitFor, type Harness } from './harness';
+import type { RedisReservations } from '../src/reservations';
+import { hold, logger, readMoney, startHarness, usageEvent, waitFor, type Harness } from './harness';
 
 let h: Harness;
 let raw: Redis;
@@ -87,4 +89,35 @@ test('reservations that do not add up to the holds are a mismatch too', async ()
   await h.domain.reconcile();
   expect(await mismatches('reserved')).toBe(before + 1);
   expect(await h.redis!.read(acc.id)).toBeNull();
+});
+
+test('a settlement between the two reads of a pass is not taken for a disagreement', async () => {
+  const acc = await h.domain.billing.createAccount('racing', 50_000);
+  await hold(h, acc.id, 1_000); // loads the copy into Redis
+  const before = await mismatches('version_ahead');
+  let ledgerRead = () => {};
+  const ledgerWasRead = new Promise<void>((resolve) => (ledgerRead = resolve));
+  const accounts = new AccountService(h.ds);
+  const money = accounts.money.bind(accounts);
+  accounts.money = async (id) => {
+    const m = await money(id);
+    if (id === acc.id) ledgerRead();
+    return m;
+  };
+  // The interleaving that fooled the job when it read both at once: the ledger read, then a
+  // settlement (ledger, then Redis), then the copy, one version ahead of what the ledger said.
+  const redis = Object.create(h.redis!) as RedisReservations;
+  let settled = false;
+  redis.read = async (id) => {
+    if (id === acc.id && !settled) {
+      settled = true;
+      await Promise.race([ledgerWasRead, sleep(300)]);
+      expect(await h.domain.settle(usageEvent(acc.id, { cost_micros: 700 }))).toBe('settled');
+    }
+    return h.redis!.read(id);
+  };
+  await new Reconciler(accounts, redis, logger).run();
+  expect(settled).toBe(true);
+  expect(await mismatches('version_ahead')).toBe(before);
+  expect(await readMoney(h, acc.id)).toEqual({ balance: 49_300, copy: 49_300, reserved: 1_000 });
 });

@@ -68,8 +68,13 @@ export class Reconciler {
     const report: ReconcileReport = { accounts: 0, refreshed: 0, mismatched: 0 };
     for await (const accountId of this.redis.accounts()) {
       report.accounts++;
-      const [copy, truth] = await Promise.all([this.redis.read(accountId), this.accounts.money(accountId)]);
+      // The copy first, then the ledger: a settlement commits to the ledger before it updates the
+      // copy, so one that lands between the two reads leaves the copy behind (refreshed below), never
+      // ahead. Read at once, a settlement between the ledger's read and the copy's made a busy
+      // account's copy look one version ahead: logged as a disagreement, and dropped.
+      const copy = await this.redis.read(accountId);
       if (!copy) continue;
+      const truth = await this.accounts.money(accountId);
       const mismatch = !truth
         ? 'unknown_account'
         : copy.version === truth.version && copy.balance_micros !== truth.balance_micros
