@@ -44,8 +44,8 @@ const unsigned = (bytes: Int8Array | Uint8Array) => new Uint8Array(bytes.buffer,
 
 /**
  * The MP3 of `pcm`, in pieces of about `sliceMs` of encoding each: the caller yields to the event
- * loop between pieces. A piece may be empty (LAME holds the first frames back): yielded all the same,
- * so that the caller still yields.
+ * loop between pieces. A piece may be empty (the set-up's, or a slice whose frames LAME still holds):
+ * yielded all the same, so that the caller still yields.
  */
 export function* encodeMp3(pcm: PcmAudio, opts: Mp3Options = {}): Generator<Uint8Array> {
   const { kbps = 64, sliceMs = MP3_SLICE_MS, now = () => performance.now() } = opts;
