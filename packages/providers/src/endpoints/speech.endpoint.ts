@@ -4,10 +4,10 @@
  * by frame for MP3. Characters are charged once the first audio byte is on its way, never for a
  * call that failed before.
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { errors, speechCharacters, speechFormat, speechSpec, speechVoice, type SpeechRequest, type Usage } from '@unigate/contracts';
 import type { MeasuredStream, ServiceEndpoint } from '../adapter';
 import { encodeMp3 } from '../audio/mp3-encoder';
+import { cpuTurns } from '../cpu-turns';
 import { readWav } from '../audio/wav';
 import { synthesize } from '../dashscope/dashscope-tts';
 import { readAll, safeFetch } from '../http/safe-fetch';
@@ -50,8 +50,9 @@ export const speechEndpoint: ServiceEndpoint<SpeechRequest, never, Uint8Array> =
               yield piece;
             }
             // Encoding is CPU work in this thread: let I/O (other requests, health checks) run
-            // between pieces, so a long text never freezes the process.
-            await nextTurn();
+            // between pieces, so a long text never freezes the process, and take turns with the
+            // other encodes in progress, so that many of them never hold it longer than one does.
+            await cpuTurns.next();
           }
         }
         return Object.assign(audio(), { usage: () => usage });
