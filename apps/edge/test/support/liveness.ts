@@ -23,6 +23,12 @@ export async function probeLiveness<T>(origin: string, work: () => Promise<T>, e
 }
 
 /**
+ * The longest a gateway's own event loop may stall while hostile input runs, as eventLoopStallMs
+ * measures it: at most ~30 ms in practice on 2 shared cores; a frozen process stalls for seconds.
+ */
+export const GATEWAY_STALL_MS = 250;
+
+/**
  * The longest the process behind `origin` kept its event loop from turning (ms) since the previous
  * call: prom-client's `nodejs_eventloop_lag_max_seconds`, the longest gap between two of the loop
  * monitor's samples, which a scrape reads and resets, minus the gap it samples at. Measured by the

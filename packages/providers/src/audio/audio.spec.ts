@@ -1,5 +1,5 @@
-import { encodeMp3 } from './mp3-encoder';
-import { readWav } from './wav';
+import { wavToMp3 } from './mp3-encoder';
+import { readWav, WavFormatError, WavReader } from './wav';
 
 function wav(samples: number[], sampleRate = 24_000): Buffer {
   const data = Buffer.alloc(samples.length * 2);
@@ -27,25 +27,63 @@ test('readWav reads 16-bit PCM and refuses what is not a WAV', () => {
   expect(readWav(Buffer.from('ID3 not a wav at all'))).toBeUndefined();
 });
 
-test('encodeMp3 produces MPEG audio frames, longer audio giving more bytes', () => {
-  const encode = (seconds: number) => Buffer.concat([...encodeMp3(readWav(wav(tone(seconds)))!)]);
-  const short = encode(1);
-  const long = encode(4);
+/** Every piece of an MP3 encode, with turns that cost nothing. */
+async function mp3(chunks: Iterable<Uint8Array>, opts: Parameters<typeof wavToMp3>[1] = {}): Promise<Buffer[]> {
+  const pieces: Buffer[] = [];
+  for await (const piece of wavToMp3(chunks, { turn: async () => {}, ...opts })) pieces.push(Buffer.from(piece));
+  return pieces;
+}
+
+/** `bytes` cut into pieces of `size` (the last one shorter). */
+function pieces(bytes: Buffer, size: number): Buffer[] {
+  return Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
+}
+
+test('wavToMp3 produces MPEG audio frames, longer audio giving more bytes', async () => {
+  const short = Buffer.concat(await mp3([wav(tone(1))]));
+  const long = Buffer.concat(await mp3([wav(tone(4))]));
   expect(short[0]).toBe(0xff);
   expect(short[1] & 0xe0).toBe(0xe0);
   expect(long.length).toBeGreaterThan(short.length * 3);
 });
 
-test('encodeMp3 hands control back every sliceMs of encoding, after setting up, with the same bytes whatever the slices', () => {
-  const pcm = readWav(wav(tone(2)))!;
-  const frames = Math.ceil(pcm.samples.length / 1152);
+test('wavToMp3 takes a turn every sliceMs of encoding, and after setting up, with the same bytes whatever the slices', async () => {
+  const file = wav(tone(2));
+  const frames = Math.ceil((file.length - 44) / 2 / 1152);
+  let turns = 0;
   // A clock that moves 1 ms each time it is read: a 1 ms budget is spent by every frame.
   let t = 0;
-  const sliced = [...encodeMp3(pcm, { sliceMs: 1, now: () => t++ })];
-  const whole = [...encodeMp3(pcm, { sliceMs: Infinity })];
-  expect(sliced[0]).toHaveLength(0); // the encoder's set-up, a piece of its own
-  expect(whole).toHaveLength(2); // the set-up, then everything
-  expect(sliced.length).toBeGreaterThanOrEqual(frames);
+  const sliced = await mp3([file], { sliceMs: 1, now: () => t++, turn: async () => void turns++ });
+  expect(turns).toBeGreaterThanOrEqual(frames + 1); // every frame, and the set-up
+  expect(sliced.length).toBeGreaterThan(frames / 2);
+  let wholeTurns = 0;
+  const whole = await mp3([file], { sliceMs: Infinity, turn: async () => void wholeTurns++ });
+  expect(wholeTurns).toBe(1); // the set-up only
+  expect(whole).toHaveLength(1);
   expect(Buffer.concat(sliced)).toEqual(Buffer.concat(whole));
-  expect(Buffer.concat(whole).length).toBeGreaterThan(0);
+});
+
+test('a WAV that arrives in pieces cut anywhere (inside the header, inside a sample) encodes as when it came whole', async () => {
+  const file = wav(tone(1));
+  const whole = Buffer.concat(await mp3([file]));
+  for (const size of [1, 7, 45, 1_001]) expect(Buffer.concat(await mp3(pieces(file, size)))).toEqual(whole);
+});
+
+test('the reader gives whole samples from pieces of any size, and stops at the data chunk’s size', () => {
+  const file = Buffer.concat([wav([1, 2, 3]), Buffer.from('LIST\u0004\u0000\u0000\u0000junk')]);
+  const reader = new WavReader();
+  const got = pieces(file, 5).flatMap((p) => [...reader.push(p)]);
+  expect(got).toEqual([1, 2, 3]);
+  expect(reader.format).toEqual({ sampleRate: 24_000, channels: 1 });
+});
+
+test('what is not 16-bit PCM WAV is refused before any audio goes out', async () => {
+  await expect(mp3([Buffer.from('ID3 an mp3 already')])).rejects.toBeInstanceOf(WavFormatError);
+  const eightBit = wav([1, 2]);
+  eightBit.writeUInt16LE(8, 34); // bits per sample
+  await expect(mp3([eightBit])).rejects.toThrow(/not 16-bit PCM/);
+  await expect(mp3([wav([1, 2]).subarray(0, 30)])).rejects.toThrow(/ended before its audio data/);
+  // A body that never reaches its audio data is not read without end.
+  const noData = Buffer.concat([wav([]).subarray(0, 36), Buffer.from('JUNK'), Buffer.from([0xff, 0xff, 0xff, 0x00]), Buffer.alloc(70_000)]);
+  await expect(mp3(pieces(noData, 4_096))).rejects.toThrow(/no audio data in the first 64 KiB/);
 });

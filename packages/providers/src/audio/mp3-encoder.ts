@@ -1,11 +1,14 @@
 /**
- * PCM → MP3 with lamejs (pure JavaScript LAME), frame by frame so the first bytes can go out
- * before the whole file is encoded. The package's CommonJS entry is a browser IIFE that exports
- * nothing under require(), so its bundle is evaluated once and its global taken.
+ * WAV → MP3 with lamejs (pure JavaScript LAME), frame by frame as the WAV arrives, so the first bytes
+ * go out before the whole file is fetched, and a long file is never held whole (minutes of audio are
+ * tens of MB: held and copied whole, they kept the garbage collector busy enough to stall the process
+ * 60–110 ms per request). The package's CommonJS entry is a browser IIFE that exports nothing under
+ * require(), so its bundle is evaluated once and its global taken.
  */
 import { readFileSync } from 'node:fs';
 import type { Mp3Encoder as Mp3EncoderType } from '@breezystack/lamejs';
-import type { PcmAudio } from './wav';
+import { cpuTurns } from '../cpu-turns';
+import { WavFormatError, WavReader } from './wav';
 
 type Lame = { Mp3Encoder: typeof Mp3EncoderType };
 let lame: Lame | undefined;
@@ -35,6 +38,8 @@ export interface Mp3Options {
   kbps?: number;
   /** Time budget of a piece (default MP3_SLICE_MS). */
   sliceMs?: number;
+  /** Awaited after each piece (default: the process's CPU turns). */
+  turn?: () => Promise<void>;
   /** The clock the budget is kept on (tests pass their own). */
   now?: () => number;
 }
@@ -43,39 +48,51 @@ export interface Mp3Options {
 const unsigned = (bytes: Int8Array | Uint8Array) => new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /**
- * The MP3 of `pcm`, in pieces of about `sliceMs` of encoding each: the caller yields to the event
- * loop between pieces. A piece may be empty (the set-up's, or a slice whose frames LAME still holds):
- * yielded all the same, so that the caller still yields.
+ * The MP3 of the WAV file `wav` brings, as it comes: encoded in slices of about `sliceMs`, each
+ * followed by `turn()` (other I/O, other encodes), and handed out as the slices produce bytes. Setting
+ * up the encoder (10–40 ms, more the first time in a process) is a slice of its own. Throws
+ * WavFormatError, before any byte, when `wav` is not 16-bit PCM.
  */
-export function* encodeMp3(pcm: PcmAudio, opts: Mp3Options = {}): Generator<Uint8Array> {
-  const { kbps = 64, sliceMs = MP3_SLICE_MS, now = () => performance.now() } = opts;
-  const encoder = new (lamejs().Mp3Encoder)(pcm.channels, pcm.sampleRate, kbps);
-  // Setting up the encoder is a piece of its own (10–40 ms, more the first time in a process).
-  yield new Uint8Array(0);
-  const frames = pcm.samples.length / pcm.channels;
+export async function* wavToMp3(wav: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, opts: Mp3Options = {}): AsyncGenerator<Uint8Array> {
+  const { kbps = 64, sliceMs = MP3_SLICE_MS, turn = () => cpuTurns.next(), now = () => performance.now() } = opts;
+  const reader = new WavReader();
+  let encoder: InstanceType<Lame['Mp3Encoder']> | undefined;
   let parts: Uint8Array[] = [];
   let started = now();
-  for (let at = 0; at < frames; at += FRAME) {
-    const end = Math.min(frames, at + FRAME);
-    let out: Uint8Array;
-    if (pcm.channels === 1) out = encoder.encodeBuffer(pcm.samples.subarray(at, end));
-    else {
-      const left = new Int16Array(end - at);
-      const right = new Int16Array(end - at);
-      for (let i = at; i < end; i++) {
-        left[i - at] = pcm.samples[i * 2];
-        right[i - at] = pcm.samples[i * 2 + 1];
-      }
-      out = encoder.encodeBuffer(left, right);
-    }
-    if (out.length) parts.push(unsigned(out));
-    if (now() - started >= sliceMs) {
-      yield Buffer.concat(parts);
-      parts = [];
+  for await (const bytes of wav) {
+    const samples = reader.push(bytes);
+    if (!reader.format) continue;
+    const { channels, sampleRate } = reader.format;
+    if (!encoder) {
+      encoder = new (lamejs().Mp3Encoder)(channels, sampleRate, kbps);
+      await turn();
       started = now();
     }
+    for (let at = 0; at < samples.length; at += FRAME * channels) {
+      const out = encodeFrames(encoder, channels, samples.subarray(at, at + FRAME * channels));
+      if (out.length) parts.push(unsigned(out));
+      if (now() - started >= sliceMs) {
+        if (parts.length) yield Buffer.concat(parts);
+        parts = [];
+        await turn();
+        started = now();
+      }
+    }
   }
+  if (!encoder) throw new WavFormatError('the file ended before its audio data');
   const tail = encoder.flush();
   if (tail.length) parts.push(unsigned(tail));
   if (parts.length) yield Buffer.concat(parts);
+}
+
+/** Interleaved samples (at most one MPEG frame's) through the encoder. */
+function encodeFrames(encoder: InstanceType<Lame['Mp3Encoder']>, channels: number, samples: Int16Array): Int8Array | Uint8Array {
+  if (channels === 1) return encoder.encodeBuffer(samples);
+  const left = new Int16Array(samples.length / 2);
+  const right = new Int16Array(samples.length / 2);
+  for (let i = 0; i < left.length; i++) {
+    left[i] = samples[i * 2];
+    right[i] = samples[i * 2 + 1];
+  }
+  return encoder.encodeBuffer(left, right);
 }

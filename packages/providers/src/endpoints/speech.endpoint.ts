@@ -6,11 +6,10 @@
  */
 import { errors, speechCharacters, speechFormat, speechSpec, speechVoice, type SpeechRequest, type Usage } from '@unigate/contracts';
 import type { MeasuredStream, ServiceEndpoint } from '../adapter';
-import { encodeMp3 } from '../audio/mp3-encoder';
-import { cpuTurns } from '../cpu-turns';
-import { readWav } from '../audio/wav';
+import { wavToMp3 } from '../audio/mp3-encoder';
+import { WavFormatError } from '../audio/wav';
 import { synthesize } from '../dashscope/dashscope-tts';
-import { readAll, safeFetch } from '../http/safe-fetch';
+import { safeFetch } from '../http/safe-fetch';
 
 /** The largest audio file fetched from an upstream's link (a 4,096-character WAV is ~15 MB). */
 export const MAX_AUDIO_BYTES = 64 * 1024 * 1024;
@@ -42,17 +41,15 @@ export const speechEndpoint: ServiceEndpoint<SpeechRequest, never, Uint8Array> =
             }
             return;
           }
-          const pcm = readWav(await readAll(fetched.body));
-          if (!pcm) throw errors.upstream(502, 'upstream audio is not 16-bit PCM WAV; it cannot be converted to mp3', true);
-          for (const piece of encodeMp3(pcm)) {
-            if (piece.length > 0) {
+          try {
+            for await (const piece of wavToMp3(fetched.body)) {
               usage = charge;
               yield piece;
             }
-            // Encoding is CPU work in this thread: let I/O (other requests, health checks) run
-            // between pieces, so a long text never freezes the process, and take turns with the
-            // other encodes in progress, so that many of them never hold it longer than one does.
-            await cpuTurns.next();
+          } catch (err) {
+            if (err instanceof WavFormatError)
+              throw errors.upstream(502, `upstream audio is not 16-bit PCM WAV (${err.message}); it cannot be converted to mp3`, true);
+            throw err;
           }
         }
         return Object.assign(audio(), { usage: () => usage });
