@@ -229,26 +229,29 @@ describe('lingerMs', () => {
     const bus = newBus(uniqueName('klinger'));
     await bus.connect();
     const calls: number[][] = [];
+    const lags: (number | undefined)[] = [];
     let failuresLeft = 1;
     await bus.subscribeBatch(
       'flaky',
       'lingerers',
       async (events) => {
         calls.push(events.map((e) => (e.payload as { n: number }).n));
+        lags.push(await lagOf(bus, 'lingerers', 'flaky'));
         if (failuresLeft-- > 0) throw new Error('transient');
       },
       { maxBatch: 16, lingerMs: 300 },
     );
     await produceTogether(bus.name('flaky'), 'k', 0, 3);
     await waitFor('the failure', () => calls.length >= 1);
-    // The three were resolved to be gathered, and are not settled: the lag gauge still counts them.
-    await waitFor('the failed three counted as lag', async () => (await lagOf(bus, 'lingerers', 'flaky')) === 3, 2_000);
     for (let n = 3; n < 6; n++) await produceTogether(bus.name('flaky'), 'k', n, 1);
     await waitFor('all six handed over', () => new Set(calls.slice(1).flat()).size >= 6, 10_000);
     expect(calls[0]).toEqual([0, 1, 2]);
     expect(calls[1].slice(0, 3)).toEqual([0, 1, 2]);
     // In order, each once after the failure.
     expect(calls.slice(1).flat()).toEqual([0, 1, 2, 3, 4, 5]);
+    // Events fetched and gathered are lag until settled: the gauge counts at least what is being handed
+    // over again (the failed three were counted as consumed once fetched, and the gauge read 0 here).
+    expect(lags[1]).toBeGreaterThanOrEqual(calls[1].length);
     await waitFor('all six committed', async () => (await committedOf(bus, 'lingerers', 'flaky')) === 6);
     await waitFor('no lag', async () => (await lagOf(bus, 'lingerers', 'flaky')) === 0);
   });
