@@ -192,8 +192,7 @@ export function fuzzSuite(start: () => Promise<Stack>) {
   const whileLive = async (work: () => Promise<void>): Promise<void> => {
     await eventLoopStallMs(stack.origin, stack.adminToken); // starts the stall measure afresh
     const { slowestMs } = await probeLiveness(stack.origin, work, 100);
-    // Measured by the gateway itself, so the runner's scheduling is not in it. MP3 encoding in pieces
-    // of a fixed frame count stalled it 180–380 ms on a process's first speech requests.
+    // Measured by the gateway itself, so the runner's own scheduling is not in it (its process's is).
     expect(await eventLoopStallMs(stack.origin, stack.adminToken)).toBeLessThan(GATEWAY_STALL_MS);
     expect(slowestMs).toBeLessThan(LIVE_MS);
   };
