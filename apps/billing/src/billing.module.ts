@@ -74,7 +74,10 @@ class BillingLifecycle implements OnApplicationBootstrap, OnApplicationShutdown 
       provide: REDIS,
       inject: [ENV, LOGGER],
       useFactory: (env: BillingEnv, logger: Logger) =>
-        new RedisReservations(connectRedisForReservations(env.REDIS_URL, logger, 'unigate-billing'), { logger }),
+        new RedisReservations(connectRedisForReservations(env.REDIS_URL, logger, 'unigate-billing'), {
+          logger,
+          keyPrefix: env.UNIGATE_REDIS_KEY_PREFIX,
+        }),
     },
     {
       provide: DOMAIN,

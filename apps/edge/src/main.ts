@@ -35,6 +35,8 @@ const env = z.object({
   REDIS_URL: z
     .string({ error: 'REDIS_URL must be set on the edge (redis://host:port): rate and concurrency limits live there' })
     .regex(/^rediss?:\/\/\S+$/, 'REDIS_URL must be a redis:// or rediss:// URL'),
+  // The same on every edge and billing of a deployment: deployments sharing one Redis keep apart by it.
+  UNIGATE_REDIS_KEY_PREFIX: z.string().min(1).default('unigate:'),
   UNIGATE_ADMIN_TOKEN: z.string().min(16, 'UNIGATE_ADMIN_TOKEN must be set (at least 16 characters) on the edge'),
 });
 
@@ -53,6 +55,7 @@ async function main() {
   // Limits and holds in one Lua call; an account's money is loaded from billing's ledger when Redis lacks it.
   const reservations = new RedisReservations(connectRedisForReservations(e.REDIS_URL, logger, 'unigate-edge'), {
     logger,
+    keyPrefix: e.UNIGATE_REDIS_KEY_PREFIX,
     load: (accountId) => billing.accountMoney(accountId),
   });
   // Dashboard sessions and log-in throttles, seen by every replica (its own connection: the

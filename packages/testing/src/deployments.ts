@@ -195,6 +195,9 @@ export async function startDistributed(extraEnv: Record<string, string> = {}, op
     LOG_LEVEL: 'warn',
     KAFKA_BROKERS: brokers,
     KAFKA_TOPIC_PREFIX: prefix,
+    // Every stack shares the one Redis: each keeps to its own keys, or one stack's reconciliation job
+    // drops another's money copies (accounts its ledger does not know) in the middle of its requests.
+    UNIGATE_REDIS_KEY_PREFIX: `unigate:${prefix}`,
     KAFKA_FETCH_MAX_WAIT_MS: fetchWait === null ? undefined : String(fetchWait),
     // What the chart and compose give every service (docs/operations.md "Memory").
     NODE_OPTIONS: [process.env.NODE_OPTIONS, SERVICE_NODE_OPTIONS].filter(Boolean).join(' '),
