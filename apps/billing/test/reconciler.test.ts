@@ -6,11 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { metricsRegistry } from '@unigate/platform';
-import { redisUrl } from '@unigate/testing';
+import { redisUrl, uniqueName } from '@unigate/testing';
 import Redis from 'ioredis';
 import { Reconciler } from '../src';
 import { AccountService } from '../src/domain/accounts';
-import type { RedisReservations } from '../src/reservations';
+import { connectRedisForReservations, RedisReservations } from '../src/reservations';
 import { hold, logger, readMoney, startHarness, usageEvent, waitFor, type Harness } from './harness';
 
 let h: Harness;
@@ -120,4 +120,29 @@ test('a settlement between the two reads of a pass is not taken for a disagreeme
   expect(settled).toBe(true);
   expect(await mismatches('version_ahead')).toBe(before);
   expect(await readMoney(h, acc.id)).toEqual({ balance: 49_300, copy: 49_300, reserved: 1_000 });
+});
+
+test('a copy under another deployment’s key prefix is not this job’s to judge; under its own, an unknown account’s is dropped', async () => {
+  // Another deployment on the same Redis, with an account this ledger does not know.
+  const otherPrefix = `${uniqueName('other')}:`;
+  const other = new RedisReservations(connectRedisForReservations(redisUrl()), { keyPrefix: otherPrefix });
+  const stranger = randomUUID();
+  const copy = ['balance', 5_000, 'version', 1, 'reserved', 0];
+  try {
+    await raw.hset(`${otherPrefix}{a:${stranger}}:money`, ...copy);
+    const before = await mismatches('unknown_account');
+    await h.domain.reconcile();
+    expect(await other.read(stranger)).toMatchObject({ balance_micros: 5_000 });
+    expect(await mismatches('unknown_account')).toBe(before);
+    // The same copy under this deployment's prefix is taken for one of its accounts, and dropped.
+    const known = await h.domain.billing.createAccount('prefix', 1_000);
+    await hold(h, known.id, 1); // loads its copy: its key shows this deployment's prefix
+    const ownPrefix = (await moneyKey(known.id)).replace(`{a:${known.id}}:money`, '');
+    await raw.hset(`${ownPrefix}{a:${stranger}}:money`, ...copy);
+    await h.domain.reconcile();
+    expect(await mismatches('unknown_account')).toBe(before + 1);
+    expect(await h.redis!.read(stranger)).toBeNull();
+  } finally {
+    await other.close();
+  }
 });
