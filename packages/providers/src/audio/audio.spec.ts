@@ -1,5 +1,5 @@
 import { wavToMp3 } from './mp3-encoder';
-import { readWav, WavFormatError, WavReader } from './wav';
+import { WavFormatError, WavReader } from './wav';
 
 function wav(samples: number[], sampleRate = 24_000): Buffer {
   const data = Buffer.alloc(samples.length * 2);
@@ -22,9 +22,11 @@ function wav(samples: number[], sampleRate = 24_000): Buffer {
 
 const tone = (seconds: number) => Array.from({ length: 24_000 * seconds }, (_, i) => Math.round(Math.sin(i / 8) * 8000));
 
-test('readWav reads 16-bit PCM and refuses what is not a WAV', () => {
-  expect(readWav(wav([1, -2, 3]))).toEqual({ sampleRate: 24_000, channels: 1, samples: Int16Array.from([1, -2, 3]) });
-  expect(readWav(Buffer.from('ID3 not a wav at all'))).toBeUndefined();
+test('the reader reads 16-bit PCM and refuses what is not a WAV', () => {
+  const reader = new WavReader();
+  expect(reader.push(wav([1, -2, 3]))).toEqual(Int16Array.from([1, -2, 3]));
+  expect(reader.format).toEqual({ sampleRate: 24_000, channels: 1 });
+  expect(() => new WavReader().push(Buffer.from('ID3 not a wav at all'))).toThrow(WavFormatError);
 });
 
 /** Every piece of an MP3 encode, with turns that cost nothing. */

@@ -5,11 +5,6 @@ export interface PcmFormat {
   channels: number;
 }
 
-export interface PcmAudio extends PcmFormat {
-  /** Interleaved 16-bit samples. */
-  samples: Int16Array;
-}
-
 /** The bytes are not a 16-bit PCM RIFF/WAVE file (mono or stereo). */
 export class WavFormatError extends Error {}
 
@@ -23,7 +18,12 @@ const MAX_HEADER_BYTES = 64 * 1024;
  */
 export class WavReader {
   format?: PcmFormat;
+  /** The header so far: `headerLength` bytes of a buffer that doubles as it fills (appending stays linear). */
   private header = Buffer.alloc(0);
+  private headerLength = 0;
+  /** Where the next chunk of the header starts: the chunks before it were read already. */
+  private nextChunk = 12;
+  private fmt?: PcmFormat & { tag: number; bits: number };
   /** Bytes of a sample frame not complete yet. */
   private partial = Buffer.alloc(0);
   /** Data bytes still to come; undefined: to the end of the file (a streamed WAV's placeholder size). */
@@ -33,14 +33,15 @@ export class WavReader {
   push(bytes: Uint8Array): Int16Array {
     let data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (!this.format) {
-      this.header = Buffer.concat([this.header, data]);
-      const start = this.dataStart();
+      const header = this.appendHeader(data);
+      const start = this.dataStart(header);
       if (start === undefined) {
-        if (this.header.length > MAX_HEADER_BYTES) throw new WavFormatError('no audio data in the first 64 KiB');
+        if (header.length > MAX_HEADER_BYTES) throw new WavFormatError('no audio data in the first 64 KiB');
         return new Int16Array(0);
       }
-      data = this.header.subarray(start);
+      data = header.subarray(start);
       this.header = Buffer.alloc(0);
+      this.headerLength = 0;
     }
     if (this.remaining !== undefined) {
       data = data.subarray(0, this.remaining);
@@ -55,46 +56,51 @@ export class WavReader {
     return new Int16Array(joined.buffer.slice(joined.byteOffset, joined.byteOffset + whole));
   }
 
-  /** Where the samples start in `this.header` once its `fmt ` and `data` chunks are in; sets the format. */
-  private dataStart(): number | undefined {
-    const buf = this.header;
-    if (buf.length < 12) return undefined;
-    if (buf.toString('ascii', 0, 4) !== 'RIFF' || buf.toString('ascii', 8, 12) !== 'WAVE') throw new WavFormatError('not a RIFF/WAVE file');
-    let format: (PcmFormat & { tag: number; bits: number }) | undefined;
-    for (let at = 12; at + 8 <= buf.length;) {
-      const id = buf.toString('ascii', at, at + 4);
-      const size = buf.readUInt32LE(at + 4);
+  /** The header with `data` appended. */
+  private appendHeader(data: Buffer): Buffer {
+    const length = this.headerLength + data.length;
+    if (length > this.header.length) {
+      const grown = Buffer.allocUnsafe(Math.max(2 * this.header.length, length));
+      this.header.copy(grown, 0, 0, this.headerLength);
+      this.header = grown;
+    }
+    data.copy(this.header, this.headerLength);
+    this.headerLength = length;
+    return this.header.subarray(0, length);
+  }
+
+  /**
+   * Where the samples start in `header` once its `fmt ` and `data` chunks are in; sets the format.
+   * Reads only the chunks it has not read yet.
+   */
+  private dataStart(header: Buffer): number | undefined {
+    if (header.length < 12) return undefined;
+    if (header.toString('ascii', 0, 4) !== 'RIFF' || header.toString('ascii', 8, 12) !== 'WAVE')
+      throw new WavFormatError('not a RIFF/WAVE file');
+    while (this.nextChunk + 8 <= header.length) {
+      const at = this.nextChunk;
+      const id = header.toString('ascii', at, at + 4);
+      const size = header.readUInt32LE(at + 4);
       const start = at + 8;
       if (id === 'data') {
-        if (!format || format.tag !== 1 || format.bits !== 16 || format.channels < 1 || format.channels > 2)
+        const f = this.fmt;
+        if (!f || f.tag !== 1 || f.bits !== 16 || f.channels < 1 || f.channels > 2)
           throw new WavFormatError('not 16-bit PCM, mono or stereo');
-        this.format = { sampleRate: format.sampleRate, channels: format.channels };
+        this.format = { sampleRate: f.sampleRate, channels: f.channels };
         this.remaining = size === 0 || size === 0xffffffff ? undefined : size;
         return start;
       }
       if (id === 'fmt ') {
-        if (start + 16 > buf.length) return undefined;
-        format = {
-          tag: buf.readUInt16LE(start),
-          channels: buf.readUInt16LE(start + 2),
-          sampleRate: buf.readUInt32LE(start + 4),
-          bits: buf.readUInt16LE(start + 14),
+        if (start + 16 > header.length) return undefined;
+        this.fmt = {
+          tag: header.readUInt16LE(start),
+          channels: header.readUInt16LE(start + 2),
+          sampleRate: header.readUInt32LE(start + 4),
+          bits: header.readUInt16LE(start + 14),
         };
       }
-      at = start + size + (size % 2);
+      this.nextChunk = start + size + (size % 2);
     }
     return undefined;
-  }
-}
-
-/** 16-bit PCM out of a whole RIFF/WAVE file; undefined when it is not one. */
-export function readWav(bytes: Uint8Array): PcmAudio | undefined {
-  const reader = new WavReader();
-  try {
-    const samples = reader.push(bytes);
-    return reader.format && { ...reader.format, samples };
-  } catch (err) {
-    if (err instanceof WavFormatError) return undefined;
-    throw err;
   }
 }
