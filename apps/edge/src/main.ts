@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { GrpcBillingClient } from './clients/grpc-billing.client';
 import { CatalogReplica } from './catalog/catalog-replica';
 import { createEdgeApp, drainEdgeApp } from './create-edge-app';
-import { connectRedisForReservations, RedisReservations } from '@unigate/billing/reservations';
+import { connectRedisForReservations, RedisReservations, redisKeyPrefixEnv } from '@unigate/billing/reservations';
 import { RedisWebStore } from './web/web-store';
 
 const env = z.object({
@@ -35,8 +35,7 @@ const env = z.object({
   REDIS_URL: z
     .string({ error: 'REDIS_URL must be set on the edge (redis://host:port): rate and concurrency limits live there' })
     .regex(/^rediss?:\/\/\S+$/, 'REDIS_URL must be a redis:// or rediss:// URL'),
-  // The same on every edge and billing of a deployment: deployments sharing one Redis keep apart by it.
-  UNIGATE_REDIS_KEY_PREFIX: z.string().min(1).default('unigate:'),
+  UNIGATE_REDIS_KEY_PREFIX: redisKeyPrefixEnv,
   UNIGATE_ADMIN_TOKEN: z.string().min(16, 'UNIGATE_ADMIN_TOKEN must be set (at least 16 characters) on the edge'),
 });
 

@@ -7,4 +7,10 @@ export * from './reservations';
 export { HeartbeatLease, type Lease, type LeaseStore } from './heartbeat-lease';
 export { MemoryMoney, MemoryAccount } from './memory-money';
 export { MemoryReservations, type MemoryReservationOptions } from './memory-reservations';
-export { RedisReservations, connectRedisForReservations, type RedisReservationOptions, type RedisAccountMoney } from './redis-reservations';
+export {
+  RedisReservations,
+  connectRedisForReservations,
+  redisKeyPrefixEnv,
+  type RedisReservationOptions,
+  type RedisAccountMoney,
+} from './redis-reservations';

@@ -11,6 +11,7 @@
 import { errors, type KeyPrincipal } from '@unigate/contracts';
 import type { Logger } from '@unigate/platform';
 import type Redis from 'ioredis';
+import { z } from 'zod';
 import { HeartbeatLease } from './heartbeat-lease';
 import { ADMIT_LUA, APPLY_LUA, READ_LUA, REFRESH_LUA, SHRINK_LUA } from './redis-reservation-scripts';
 import {
@@ -69,9 +70,19 @@ export interface RedisAccountMoney extends AccountMoney {
   held_micros: number;
 }
 
+/** Every key's prefix unless UNIGATE_REDIS_KEY_PREFIX says another. */
+export const DEFAULT_KEY_PREFIX = 'unigate:';
+
+/**
+ * UNIGATE_REDIS_KEY_PREFIX, in the environment of the edge and of billing: the same on every one of a
+ * deployment. Deployments sharing one Redis keep apart by it (billing's reconciliation job drops a
+ * copy whose account its own ledger does not know).
+ */
+export const redisKeyPrefixEnv = z.string().min(1).optional();
+
 export interface RedisReservationOptions extends ReservationOptions {
   logger?: Logger;
-  /** Prepended to every key (default `unigate:`); tests use a unique one. */
+  /** Prepended to every key (default DEFAULT_KEY_PREFIX); tests use a unique one. */
   keyPrefix?: string;
   /** Where a missing balance is read from (billing's ledger); required to admit holds. */
   load?: AccountMoneyLoader;
@@ -91,7 +102,7 @@ export class RedisReservations implements Reservations {
   ) {
     this.windowMs = opts.windowMs ?? DEFAULT_WINDOW_MS;
     this.ttlMs = opts.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
-    this.prefix = opts.keyPrefix ?? 'unigate:';
+    this.prefix = opts.keyPrefix ?? DEFAULT_KEY_PREFIX;
     redis.defineCommand(ADMIT_COMMAND, { numberOfKeys: 5, lua: ADMIT_LUA });
     redis.defineCommand('unigateApply', { numberOfKeys: 5, lua: APPLY_LUA });
     redis.defineCommand(RELEASE_COMMAND, { numberOfKeys: 5, lua: APPLY_LUA });
