@@ -93,7 +93,7 @@ export function createBillingDomain(deps: BillingDomainDeps): BillingDomain {
         await embedded.drain();
       },
       flush: () => embedded.flush(),
-      reconcile: async () => ({ accounts: 0, refreshed: 0, mismatched: 0 }),
+      reconcile: async () => ({ accounts: 0, refreshed: 0, mismatched: 0, unknown: 0 }),
     };
   }
 

@@ -1,11 +1,12 @@
 /**
  * The reconciliation job proves the copy of the money in Redis agrees with the ledger: a copy left
  * behind by a lost update is brought up to date; a copy that disagrees at the same version, or whose
- * holds do not add up, is counted as a mismatch and dropped (the next admission reloads it).
+ * holds do not add up, is counted as a mismatch and dropped (the next admission reloads it); a copy of
+ * an account the ledger does not know is another deployment's, and is left alone.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { metricsRegistry } from '@unigate/platform';
+import { createLogger, metricsRegistry } from '@unigate/platform';
 import { redisUrl, uniqueName } from '@unigate/testing';
 import Redis from 'ioredis';
 import { Reconciler } from '../src';
@@ -122,27 +123,39 @@ test('a settlement between the two reads of a pass is not taken for a disagreeme
   expect(await readMoney(h, acc.id)).toEqual({ balance: 49_300, copy: 49_300, reserved: 1_000 });
 });
 
-test('a copy under another deployment’s key prefix is not this job’s to judge; under its own, an unknown account’s is dropped', async () => {
-  // Another deployment on the same Redis, with an account this ledger does not know.
+test('a copy of an account this ledger does not know is another deployment’s: counted, warned once a pass, never dropped', async () => {
+  // Another deployment on the same Redis, under its own prefix and under this deployment's: either
+  // way its accounts are not in this ledger, and dropping their copies would make it forget the holds
+  // of its calls in flight.
   const otherPrefix = `${uniqueName('other')}:`;
   const other = new RedisReservations(connectRedisForReservations(redisUrl()), { keyPrefix: otherPrefix });
-  const stranger = randomUUID();
+  const strangers = [randomUUID(), randomUUID()];
   const copy = ['balance', 5_000, 'version', 1, 'reserved', 0];
+  const lines: Array<{ level: number; msg: string; count?: number; sample?: string[] }> = [];
+  const recording = createLogger('reconciler-test', 'warn', { write: (line: string) => void lines.push(JSON.parse(line)) });
   try {
-    await raw.hset(`${otherPrefix}{a:${stranger}}:money`, ...copy);
+    await raw.hset(`${otherPrefix}{a:${strangers[0]}}:money`, ...copy);
     const before = await mismatches('unknown_account');
-    await h.domain.reconcile();
-    expect(await other.read(stranger)).toMatchObject({ balance_micros: 5_000 });
+    let report = await new Reconciler(new AccountService(h.ds), h.redis!, recording).run();
+    expect(report.unknown).toBe(0);
+    expect(await other.read(strangers[0])).toMatchObject({ balance_micros: 5_000 });
     expect(await mismatches('unknown_account')).toBe(before);
-    // The same copy under this deployment's prefix is taken for one of its accounts, and dropped.
+    expect(lines).toHaveLength(0);
+
     const known = await h.domain.billing.createAccount('prefix', 1_000);
     await hold(h, known.id, 1); // loads its copy: its key shows this deployment's prefix
     const ownPrefix = (await moneyKey(known.id)).replace(`{a:${known.id}}:money`, '');
-    await raw.hset(`${ownPrefix}{a:${stranger}}:money`, ...copy);
-    await h.domain.reconcile();
-    expect(await mismatches('unknown_account')).toBe(before + 1);
-    expect(await h.redis!.read(stranger)).toBeNull();
+    for (const stranger of strangers) await raw.hset(`${ownPrefix}{a:${stranger}}:money`, ...copy);
+    report = await new Reconciler(new AccountService(h.ds), h.redis!, recording).run();
+    expect(report.unknown).toBe(2);
+    expect(report.mismatched).toBe(0);
+    expect(await mismatches('unknown_account')).toBe(before + 2);
+    for (const stranger of strangers) expect(await h.redis!.read(stranger)).toMatchObject({ balance_micros: 5_000 });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ count: 2, msg: expect.stringContaining('UNIGATE_REDIS_KEY_PREFIX') });
+    expect([...lines[0].sample!].sort()).toEqual([...strangers].sort());
   } finally {
+    for (const stranger of strangers) await h.redis!.forget(stranger);
     await other.close();
   }
 });

@@ -4,7 +4,11 @@
  * - a Redis version older than the ledger's (a lost update) → the ledger's balance is pushed;
  * - the same version with another balance (should never happen) → a mismatch: counted, logged, and
  *   the copy dropped so the next admission reloads it from the ledger;
- * - reserved ≠ the sum of the live holds (should never happen) → a mismatch: counted, logged, dropped.
+ * - reserved ≠ the sum of the live holds (should never happen) → a mismatch: counted, logged, dropped;
+ * - an account the ledger does not know → counted (kind `unknown_account`) and left alone, with one
+ *   warning per pass: accounts are never deleted and their ids are UUIDs, so such a copy is another
+ *   deployment's under the same key prefix (or from a ledger that was reset), and dropping it would
+ *   make that deployment forget the holds of its calls in flight.
  * `unigate_billing_reconcile_mismatches_total` counts what was found, by kind.
  */
 import type { Logger } from '@unigate/platform';
@@ -26,6 +30,8 @@ export interface ReconcileReport {
   refreshed: number;
   /** Redis disagreed with the ledger at the same version, or its holds did not add up. */
   mismatched: number;
+  /** Copies of accounts the ledger does not know: not this deployment's, left alone. */
+  unknown: number;
 }
 
 export class Reconciler {
@@ -65,7 +71,8 @@ export class Reconciler {
   }
 
   private async pass(): Promise<ReconcileReport> {
-    const report: ReconcileReport = { accounts: 0, refreshed: 0, mismatched: 0 };
+    const report: ReconcileReport = { accounts: 0, refreshed: 0, mismatched: 0, unknown: 0 };
+    const unknownSample: string[] = [];
     for await (const accountId of this.redis.accounts()) {
       report.accounts++;
       // The copy first, then the ledger: a settlement commits to the ledger before it updates the
@@ -75,9 +82,14 @@ export class Reconciler {
       const copy = await this.redis.read(accountId);
       if (!copy) continue;
       const truth = await this.accounts.money(accountId);
-      const mismatch = !truth
-        ? 'unknown_account'
-        : copy.version === truth.version && copy.balance_micros !== truth.balance_micros
+      if (!truth) {
+        report.unknown++;
+        reconcileMismatches.inc({ kind: 'unknown_account' });
+        if (unknownSample.length < 5) unknownSample.push(accountId);
+        continue;
+      }
+      const mismatch =
+        copy.version === truth.version && copy.balance_micros !== truth.balance_micros
           ? 'balance'
           : copy.version > truth.version
             ? 'version_ahead'
@@ -92,11 +104,16 @@ export class Reconciler {
           'ledger and Redis disagree; dropping the copy',
         );
         await this.redis.forget(accountId);
-      } else if (truth && copy.version < truth.version) {
+      } else if (copy.version < truth.version) {
         report.refreshed++;
         await this.redis.applyLedger(accountId, truth);
       }
     }
+    if (report.unknown > 0)
+      this.logger.warn(
+        { count: report.unknown, sample: unknownSample },
+        'Redis holds money copies of accounts this ledger does not know; left alone (another deployment sharing this UNIGATE_REDIS_KEY_PREFIX?)',
+      );
     return report;
   }
 }
