@@ -118,6 +118,8 @@ describe('helm template with default values', () => {
     const env = get(objects, 'ConfigMap', `${RELEASE}-unigate-env`).data;
     expect(env.KAFKA_BROKERS).toBe('kafka:9092');
     expect(env).toHaveProperty('KAFKA_TOPIC_PREFIX', '');
+    // The services' default prefix, unless redis.keyPrefix sets one.
+    expect(env).not.toHaveProperty('UNIGATE_REDIS_KEY_PREFIX');
     const sim = get(objects, 'Service', name('upstream-sim'));
     expect(env.UNIGATE_SIM_URL).toBe(`http://${name('upstream-sim')}:${sim.spec.ports[0].port}`);
 
@@ -234,6 +236,10 @@ describe('helm template with external-infra values', () => {
     const volume = catalog.spec.template.spec.volumes.find((v: Manifest) => v.name === mount.name);
     const file = get(objects, 'ConfigMap', volume.configMap.name).data[path.slice(mount.mountPath.length + 1)];
     expect(parseCatalogConfig(file, 'values.config').models).toHaveProperty('sigma-sonnet-4-6');
+  });
+
+  it('gives every service the Redis key prefix of its values', () => {
+    expect(get(objects, 'ConfigMap', `${RELEASE}-unigate-env`).data.UNIGATE_REDIS_KEY_PREFIX).toBe('prod:');
   });
 
   it('prefixes the topics it creates like KafkaEventBus does', () => {
