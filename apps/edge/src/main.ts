@@ -59,7 +59,7 @@ async function main() {
   });
   // Dashboard sessions and log-in throttles, seen by every replica (its own connection: the
   // reservations' one is theirs to close).
-  const webStore = new RedisWebStore(connectRedisForReservations(e.REDIS_URL, logger, 'unigate-edge-web'));
+  const webStore = new RedisWebStore(connectRedisForReservations(e.REDIS_URL, logger, 'unigate-edge-web'), e.UNIGATE_REDIS_KEY_PREFIX);
   // The catalogue is held here and resolved locally: one synchronous hop per request (the capability service).
   const catalog = new CatalogReplica(new GrpcCatalogClient(e.CATALOG_GRPC_URL), logger);
   catalog.start();

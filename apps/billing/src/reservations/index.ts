@@ -10,6 +10,7 @@ export { MemoryReservations, type MemoryReservationOptions } from './memory-rese
 export {
   RedisReservations,
   connectRedisForReservations,
+  DEFAULT_KEY_PREFIX,
   redisKeyPrefixEnv,
   type RedisReservationOptions,
   type RedisAccountMoney,

@@ -4,6 +4,7 @@
  * edge's limits do (RedisReservations / MemoryReservations).
  */
 import type Redis from 'ioredis';
+import { DEFAULT_KEY_PREFIX } from '@unigate/billing/reservations';
 
 export interface WebStore {
   get(key: string): Promise<string | null>;
@@ -56,23 +57,30 @@ export class MemoryWebStore implements WebStore {
 const HIT = `local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n`;
 
 export class RedisWebStore implements WebStore {
-  /** Takes ownership of `redis`: close() disconnects it. */
-  constructor(private readonly redis: Redis) {}
+  /**
+   * Takes ownership of `redis`: close() disconnects it. Keys go under the deployment's
+   * UNIGATE_REDIS_KEY_PREFIX, as its limits and money do: deployments sharing a Redis keep apart
+   * their sessions and their sign-up and log-in counters.
+   */
+  constructor(
+    private readonly redis: Redis,
+    private readonly keyPrefix = DEFAULT_KEY_PREFIX,
+  ) {}
 
   get(key: string) {
-    return this.redis.get(key);
+    return this.redis.get(this.keyPrefix + key);
   }
 
   async set(key: string, value: string, ttlMs: number) {
-    await this.redis.set(key, value, 'PX', ttlMs);
+    await this.redis.set(this.keyPrefix + key, value, 'PX', ttlMs);
   }
 
   async del(key: string) {
-    await this.redis.del(key);
+    await this.redis.del(this.keyPrefix + key);
   }
 
   async hit(key: string, ttlMs: number) {
-    return Number(await this.redis.eval(HIT, 1, key, ttlMs));
+    return Number(await this.redis.eval(HIT, 1, this.keyPrefix + key, ttlMs));
   }
 
   async close() {
