@@ -8,8 +8,7 @@ import { countTextTokens, dropOldest } from '@unigate/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { embeddingVector } from '../shared/embedding-vector';
 import { generatedImage } from '../shared/image-bytes';
-import { Readable } from 'node:stream';
-import { speechWavChunks } from '../shared/wav';
+import { speechWavStream } from '../shared/wav';
 import type { SimState } from '../sim-state';
 
 export const EMBEDDING_PATH = '/api/v1/services/embeddings/text-embedding/text-embedding';
@@ -131,6 +130,6 @@ export async function dashscopeRoutes(app: FastifyInstance, opts: { state: SimSt
   app.get<{ Params: { file: string } }>(`${AUDIO_PREFIX}:file`, async (req, reply) => {
     const text = audio.get(req.params.file.replace(/\.wav$/, ''));
     if (text === undefined) return dashscopeError(reply, 404, 'audio link expired or unknown', 'NotFound');
-    return reply.type('audio/wav').send(Readable.from(speechWavChunks(text)));
+    return reply.type('audio/wav').send(speechWavStream(text));
   });
 }
