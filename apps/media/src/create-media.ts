@@ -1,5 +1,5 @@
 import type { EndpointPort, UsageSink } from '@unigate/contracts';
-import { EndpointRunner, loadMp3Encoder, serviceEndpoints, type InteractionRegistry, type ResultStore } from '@unigate/providers';
+import { EndpointRunner, serviceEndpoints, type InteractionRegistry, type ResultStore } from '@unigate/providers';
 import { upstreamObservers, type Logger } from '@unigate/platform';
 
 /**
@@ -14,8 +14,6 @@ export function createMediaService(deps: {
   results?: ResultStore;
   interactions?: InteractionRegistry;
 }): EndpointPort {
-  // Speech's MP3 encoder is loaded now, at start, not by the first speech request.
-  loadMp3Encoder();
   return new EndpointRunner({
     endpoints: serviceEndpoints('media', { results: deps.results, interactions: deps.interactions }),
     usage: deps.usage,

@@ -24,7 +24,6 @@ export { ANTHROPIC_VERSION } from './anthropic-messages/anthropic-messages-reque
 export * from './translate/openai-chat__anthropic-messages';
 export { GeminiGenerateAdapter } from './gemini-generate/gemini-generate-adapter';
 export { toGeminiRequest } from './translate/openai-chat__gemini-generate/openai-chat__gemini-generate.request';
-export { loadMp3Encoder } from './audio/mp3-encoder';
 export { videoUpstreamFor, type VideoSubmission } from './endpoints/videos.endpoint';
 export type { VideoUpstream, PolledVideoTask, SubmittedVideoTask } from './video/video-upstream';
 export { safeFetch, safePost, readAll } from './http/safe-fetch';

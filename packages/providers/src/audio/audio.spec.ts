@@ -1,5 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { wavToMp3 } from './mp3-encoder';
+import { Mp3Thread } from './mp3-thread';
 import { WavFormatError, WavReader } from './wav';
+
+const thread = new Mp3Thread();
+afterAll(() => thread.stop());
 
 function wav(samples: number[], sampleRate = 24_000): Buffer {
   const data = Buffer.alloc(samples.length * 2);
@@ -29,11 +34,25 @@ test('the reader reads 16-bit PCM and refuses what is not a WAV', () => {
   expect(() => new WavReader().push(Buffer.from('ID3 not a wav at all'))).toThrow(WavFormatError);
 });
 
-/** Every piece of an MP3 encode, with turns that cost nothing. */
-async function mp3(chunks: Iterable<Uint8Array>, opts: Parameters<typeof wavToMp3>[1] = {}): Promise<Buffer[]> {
+/** Every piece of an MP3 encode. */
+async function mp3(chunks: Iterable<Uint8Array> | AsyncIterable<Uint8Array>, on = thread): Promise<Buffer[]> {
   const pieces: Buffer[] = [];
-  for await (const piece of wavToMp3(chunks, { turn: async () => {}, ...opts })) pieces.push(Buffer.from(piece));
+  for await (const piece of wavToMp3(chunks, { thread: on })) pieces.push(Buffer.from(piece));
   return pieces;
+}
+
+/** The same encode done here, on the calling thread, by lamejs as the package ships it. */
+type Encoder = { encodeBuffer(s: Int16Array): Int8Array; flush(): Int8Array };
+let lamejs: { Mp3Encoder: new (channels: number, rate: number, kbps: number) => Encoder } | undefined;
+function mp3HereAtOnce(samples: Int16Array, sampleRate = 24_000): Buffer {
+  lamejs ??= new Function(`${readFileSync(require.resolve('@breezystack/lamejs'), 'utf8')}\nreturn lamejs;`)() as NonNullable<
+    typeof lamejs
+  >;
+  const encoder = new lamejs.Mp3Encoder(1, sampleRate, 64);
+  const parts: Int8Array[] = [];
+  for (let at = 0; at < samples.length; at += 1152) parts.push(encoder.encodeBuffer(samples.subarray(at, at + 1152)));
+  parts.push(encoder.flush());
+  return Buffer.concat(parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength)));
 }
 
 /** `bytes` cut into pieces of `size` (the last one shorter). */
@@ -49,20 +68,63 @@ test('wavToMp3 produces MPEG audio frames, longer audio giving more bytes', asyn
   expect(long.length).toBeGreaterThan(short.length * 3);
 });
 
-test('wavToMp3 takes a turn every sliceMs of encoding, and after setting up, with the same bytes whatever the slices', async () => {
-  const file = wav(tone(2));
-  const frames = Math.ceil((file.length - 44) / 2 / 1152);
-  let turns = 0;
-  // A clock that moves 1 ms each time it is read: a 1 ms budget is spent by every frame.
-  let t = 0;
-  const sliced = await mp3([file], { sliceMs: 1, now: () => t++, turn: async () => void turns++ });
-  expect(turns).toBeGreaterThanOrEqual(frames + 1); // every frame, and the set-up
-  expect(sliced.length).toBeGreaterThan(frames / 2);
-  let wholeTurns = 0;
-  const whole = await mp3([file], { sliceMs: Infinity, turn: async () => void wholeTurns++ });
-  expect(wholeTurns).toBe(1); // the set-up only
-  expect(whole).toHaveLength(1);
-  expect(Buffer.concat(sliced)).toEqual(Buffer.concat(whole));
+test('the thread encodes exactly what lamejs encodes on the calling thread', async () => {
+  const samples = Int16Array.from(tone(2));
+  expect(Buffer.concat(await mp3([wav([...samples])]))).toEqual(mp3HereAtOnce(samples));
+});
+
+test('encoding does not hold the event loop: 20 s of audio, encoded while the loop is mostly idle', async () => {
+  // A minute of audio is ~1 s of LAME's CPU: encoded on the loop, even in 5 ms slices, the loop was
+  // busy for all of it, and every other request waited behind the slices.
+  const file = wav(tone(20));
+  const before = performance.eventLoopUtilization();
+  const started = performance.now();
+  const out = Buffer.concat(await mp3(pieces(file, 64 * 1024)));
+  const took = performance.now() - started;
+  const loop = performance.eventLoopUtilization(before);
+  expect(out.length).toBeGreaterThan(20 * 7_000); // 64 kbit/s
+  expect(took).toBeGreaterThan(100); // the work took its time somewhere…
+  expect(loop.utilization).toBeLessThan(0.3); // …not on this thread's loop
+});
+
+test('encodes in progress share the thread, each with its own encoder', async () => {
+  const a = Int16Array.from(tone(1));
+  const b = Int16Array.from(tone(2).map((v) => v >> 1));
+  const [ma, mb] = await Promise.all([mp3(pieces(wav([...a]), 4_096)), mp3(pieces(wav([...b]), 5_000))]);
+  expect(Buffer.concat(ma)).toEqual(mp3HereAtOnce(a));
+  expect(Buffer.concat(mb)).toEqual(mp3HereAtOnce(b));
+});
+
+test('an encode abandoned half way frees its encoder; the thread stops when idle and starts again for the next', async () => {
+  const idle = new Mp3Thread({ idleMs: 50 });
+  try {
+    const encode = wavToMp3(pieces(wav(tone(4)), 8_192), { thread: idle });
+    expect((await encode.next()).done).toBe(false);
+    const first = idle.threadId;
+    expect(first).toBeGreaterThan(0);
+    await encode.return(undefined); // the consumer went away
+    await new Promise((r) => setTimeout(r, 300));
+    expect(idle.threadId).toBeUndefined();
+    expect(Buffer.concat(await mp3([wav(tone(1))], idle))).toEqual(mp3HereAtOnce(Int16Array.from(tone(1))));
+    expect(idle.threadId).toBeGreaterThan(first!);
+  } finally {
+    await idle.stop();
+  }
+});
+
+test('a thread that dies fails the encodes in flight with an error, and the next encode gets a new thread', async () => {
+  const fragile = new Mp3Thread();
+  try {
+    async function* slowly() {
+      yield* pieces(wav(tone(2)), 4_096).slice(0, 4);
+      await fragile.stop(); // the thread goes away in the middle of this encode
+      yield* pieces(wav(tone(2)), 4_096).slice(4);
+    }
+    await expect(mp3(slowly(), fragile)).rejects.toThrow(/MP3 encoder thread/);
+    expect(Buffer.concat(await mp3([wav(tone(1))], fragile))).toEqual(mp3HereAtOnce(Int16Array.from(tone(1))));
+  } finally {
+    await fragile.stop();
+  }
 });
 
 test('a WAV that arrives in pieces cut anywhere (inside the header, inside a sample) encodes as when it came whole', async () => {
