@@ -5,6 +5,7 @@
  */
 import OpenAI from 'openai';
 import { Admin, eventually } from './admin';
+import { metricSum, scrapeMetrics } from './metrics';
 import type { Edge, Stack } from './stacks';
 
 const MODEL = 'sigma-sonnet-4-6';
@@ -59,13 +60,8 @@ export function limitsSuite(start: () => Promise<Stack>) {
   /** unigate_rejections_total{reason="429"} for the model, summed over every edge. */
   async function throttledCount(): Promise<number> {
     let sum = 0;
-    for (const e of stack.edges) {
-      const text = await (await fetch(`${e.origin}/metrics`, { headers: { authorization: `Bearer ${stack.adminToken}` } })).text();
-      const line = text
-        .split('\n')
-        .find((l) => l.startsWith('unigate_rejections_total{') && l.includes(`model="${MODEL}"`) && l.includes('reason="429"'));
-      sum += line ? Number(line.split(' ').pop()) : 0;
-    }
+    for (const e of stack.edges)
+      sum += metricSum(await scrapeMetrics(e.origin, stack.adminToken), 'unigate_rejections_total', { model: MODEL, reason: '429' });
     return sum;
   }
 

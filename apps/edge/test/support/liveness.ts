@@ -1,5 +1,6 @@
 /** The event loop stays free: /health/live is probed while some work runs. */
 import { EVENT_LOOP_SAMPLE_MS } from '@unigate/platform';
+import { metricSeries, scrapeMetrics } from './metrics';
 
 /** Probes `${origin}/health/live` every `everyMs` while `work` runs: work's value and the slowest probe (ms). */
 export async function probeLiveness<T>(origin: string, work: () => Promise<T>, everyMs = 50): Promise<{ value: T; slowestMs: number }> {
@@ -39,9 +40,7 @@ export const GATEWAY_STALL_MS = 500;
  * `/metrics` on the public port takes the admin token when no metrics token is set.
  */
 export async function eventLoopStallMs(origin: string, adminToken: string): Promise<number> {
-  const res = await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } });
-  expect(res.status).toBe(200);
-  const line = /^nodejs_eventloop_lag_max_seconds(?:\{[^}]*\})? (\S+)$/m.exec(await res.text());
-  if (!line) throw new Error('/metrics has no nodejs_eventloop_lag_max_seconds');
-  return Math.max(0, Number(line[1]) * 1000 - EVENT_LOOP_SAMPLE_MS);
+  const [lag] = metricSeries(await scrapeMetrics(origin, adminToken), 'nodejs_eventloop_lag_max_seconds');
+  if (!lag) throw new Error('/metrics has no nodejs_eventloop_lag_max_seconds');
+  return Math.max(0, lag.value * 1000 - EVENT_LOOP_SAMPLE_MS);
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createSimulator } from '@unigate/upstream-sim';
 import OpenAI from 'openai';
 import { Admin, eventually } from './admin';
+import { metricSum, scrapeMetrics } from './metrics';
 import type { Stack } from './stacks';
 import { json } from './use-stack';
 
@@ -108,10 +109,8 @@ export function routingSuite(start: (env: Record<string, string>) => Promise<Sta
   });
 
   it('a client that leaves before its answer: no failover, no error or upstream failure in any log, and the request counts as 499', async () => {
-    const count499 = async () => {
-      const text = await (await fetch(`${stack.origin}/metrics`, { headers: { authorization: `Bearer ${stack.adminToken}` } })).text();
-      return [...text.matchAll(/^unigate_http_requests_total\{[^}]*status="499"[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
-    };
+    const count499 = async () =>
+      metricSum(await scrapeMetrics(stack.origin, stack.adminToken), 'unigate_http_requests_total', { status: '499' });
     const before = await count499();
     const logged = stack.processes.map((p) => p.logs().length);
     await fault(primary, { latency_ms: 3_000, count: 1 });
