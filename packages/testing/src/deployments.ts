@@ -195,8 +195,8 @@ export async function startDistributed(extraEnv: Record<string, string> = {}, op
     LOG_LEVEL: 'warn',
     KAFKA_BROKERS: brokers,
     KAFKA_TOPIC_PREFIX: prefix,
-    // Every stack shares the one Redis: each keeps to its own keys, or one stack's reconciliation job
-    // drops another's money copies (accounts its ledger does not know) in the middle of its requests.
+    // Every stack shares the one Redis: each keeps to its own keys (limits, money copies, dashboard
+    // sessions and sign-up counters; all stacks' clients are 127.0.0.1).
     UNIGATE_REDIS_KEY_PREFIX: `unigate:${prefix}`,
     KAFKA_FETCH_MAX_WAIT_MS: fetchWait === null ? undefined : String(fetchWait),
     // What the chart and compose give every service (docs/operations.md "Memory").

@@ -75,8 +75,8 @@ export const DEFAULT_KEY_PREFIX = 'unigate:';
 
 /**
  * UNIGATE_REDIS_KEY_PREFIX, in the environment of the edge and of billing: the same on every one of a
- * deployment. Deployments sharing one Redis keep apart by it (billing's reconciliation job drops a
- * copy whose account its own ledger does not know).
+ * deployment. Deployments sharing one Redis keep apart by it: their limits, holds and money copies,
+ * and the dashboard's sessions (billing's reconciliation job then reads only its own copies).
  */
 export const redisKeyPrefixEnv = z.string().min(1).optional();
 
