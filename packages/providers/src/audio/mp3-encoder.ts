@@ -29,8 +29,15 @@ export async function* wavToMp3(wav: AsyncIterable<Uint8Array> | Iterable<Uint8A
   let waiting: Int16Array[] = [];
   let waitingLength = 0;
   const take = () => {
-    const all = waiting.length === 1 ? waiting[0] : new Int16Array(waitingLength);
-    if (waiting.length > 1) waiting.reduce((at, part) => (all.set(part, at), at + part.length), 0);
+    let all = waiting[0];
+    if (waiting.length > 1) {
+      all = new Int16Array(waitingLength);
+      let at = 0;
+      for (const part of waiting) {
+        all.set(part, at);
+        at += part.length;
+      }
+    }
     waiting = [];
     waitingLength = 0;
     return all;

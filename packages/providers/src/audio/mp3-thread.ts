@@ -83,6 +83,7 @@ type Reply = { seq: number; bytes?: Uint8Array; error?: string };
 
 /** One encode on the thread: `encode` each piece of samples in order, then `flush` once, or `close` to abandon it. */
 export interface Mp3Session {
+  /** Takes `samples`: when they fill their buffer it is moved to the thread, and they are empty after. */
   encode(samples: Int16Array): Promise<Uint8Array>;
   flush(): Promise<Uint8Array>;
   /** Frees the encoder on the thread (after a flush, or when the encode is abandoned). */
@@ -146,9 +147,10 @@ export class Mp3Thread {
     }
     return {
       encode: (samples) => {
-        // A copy of its own: the samples may be a view of a pooled network buffer, which a transfer would take away.
-        const own = samples.slice();
-        return call({ op: 'encode', id, samples: own }, [own.buffer]);
+        // Samples that fill their buffer (WavReader's, and what wavToMp3 gathers) move to the thread
+        // without a copy; a view into a larger buffer is copied, so the rest of that buffer stays here.
+        const own = samples.byteOffset === 0 && samples.byteLength === samples.buffer.byteLength ? samples : samples.slice();
+        return call({ op: 'encode', id, samples: own }, [own.buffer as ArrayBuffer]);
       },
       // The thread forgets the encoder once it has flushed it.
       flush: () => call({ op: 'flush', id }).finally(release),
