@@ -5,6 +5,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import type { StatusObject } from '@grpc/grpc-js';
+import type { Http2Server, ServerHttp2Session } from 'node:http2';
 import { loadService, type ServiceName, type ServiceTypes } from '@unigate/proto';
 import { toGrpcStatus } from './errors';
 
@@ -17,6 +18,14 @@ export interface GrpcServer {
 }
 
 export const GRPC_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The HTTP/2 flow-control window of every internal connection and stream, in each direction (grpc-java's
+ * default). HTTP/2's own, 64 KiB, makes a sender stop for the receiver's WINDOW_UPDATE — one more round
+ * trip, and a wake-up of both processes — in every message over about half of it: a coding agent's
+ * request (its whole session, 60 KB and up) on the way to chat, an image on its way back.
+ */
+export const GRPC_FLOW_CONTROL_WINDOW_BYTES = 1024 * 1024;
 
 /**
  * How long a client connection lives before the server asks the client to reconnect (calls running
@@ -45,6 +54,7 @@ export async function startGrpcServer(address: string, handlers: GrpcHandlers, o
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );
+  widenFlowControlWindows(server);
   return {
     port,
     close: (graceMs = 5_000) =>
@@ -61,6 +71,24 @@ export async function startGrpcServer(address: string, handlers: GrpcHandlers, o
         });
       }),
   };
+}
+
+/**
+ * What a client receives is widened by the client's `grpc-node.flow_control_window` (grpc-client.ts); a
+ * grpc-js server has no such option (grpc/grpc-node#3058), so each of its HTTP/2 sessions is widened as it
+ * opens: the stream window by SETTINGS, the connection window directly. Reached through the server's
+ * HTTP/2 listeners, which grpc-js keeps private: if a version moves them, startup fails here rather than
+ * every large call silently paying the round trip again.
+ */
+function widenFlowControlWindows(server: grpc.Server): void {
+  const listeners = (server as unknown as { http2Servers?: Map<Http2Server, unknown> }).http2Servers;
+  if (!(listeners instanceof Map) || listeners.size === 0)
+    throw new Error('grpc-js keeps its HTTP/2 listeners elsewhere: widenFlowControlWindows needs updating');
+  for (const listener of listeners.keys())
+    listener.on('session', (session: ServerHttp2Session) => {
+      session.settings({ initialWindowSize: GRPC_FLOW_CONTROL_WINDOW_BYTES });
+      session.setLocalWindowSize(GRPC_FLOW_CONTROL_WINDOW_BYTES);
+    });
 }
 
 /** A unary handler from an async function: its result is the reply, its throw the status. */
