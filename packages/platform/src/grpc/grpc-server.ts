@@ -86,6 +86,8 @@ function widenFlowControlWindows(server: grpc.Server): void {
     throw new Error('grpc-js keeps its HTTP/2 listeners elsewhere: widenFlowControlWindows needs updating');
   for (const listener of listeners.keys())
     listener.on('session', (session: ServerHttp2Session) => {
+      // A connection that failed at once has nothing to widen (and both calls throw on it).
+      if (session.destroyed) return;
       session.settings({ initialWindowSize: GRPC_FLOW_CONTROL_WINDOW_BYTES });
       session.setLocalWindowSize(GRPC_FLOW_CONTROL_WINDOW_BYTES);
     });
