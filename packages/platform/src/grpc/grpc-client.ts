@@ -2,7 +2,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { loadService, type ServiceName, type ServiceTypes } from '@unigate/proto';
 import { fromGrpcError } from './errors';
-import { GRPC_FLOW_CONTROL_WINDOW_BYTES, GRPC_MAX_MESSAGE_BYTES } from './grpc-server';
+import { GRPC_MAX_MESSAGE_BYTES } from './grpc-server';
 
 /** How often a connection is pinged, and how long the peer has to answer before it is given up. */
 export interface Keepalive {
@@ -34,7 +34,8 @@ export function grpcClient<N extends ServiceName>(
     'grpc.keepalive_time_ms': keepalive.timeMs,
     'grpc.keepalive_timeout_ms': keepalive.timeoutMs,
     'grpc.keepalive_permit_without_calls': 1,
-    'grpc-node.flow_control_window': GRPC_FLOW_CONTROL_WINDOW_BYTES,
+    // No `grpc-node.flow_control_window`: HTTP/2's 64 KiB bounds what an answer a slow client does not
+    // read can leave in this process per call (grpc-server.ts, GRPC_FLOW_CONTROL_WINDOW_BYTES).
   });
 }
 

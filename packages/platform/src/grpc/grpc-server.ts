@@ -20,10 +20,13 @@ export interface GrpcServer {
 export const GRPC_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 /**
- * The HTTP/2 flow-control window of every internal connection and stream, in each direction (grpc-java's
- * default). HTTP/2's own, 64 KiB, makes a sender stop for the receiver's WINDOW_UPDATE — one more round
- * trip, and a wake-up of both processes — in every message over about half of it: a coding agent's
- * request (its whole session, 60 KB and up) on the way to chat, an image on its way back.
+ * The HTTP/2 flow-control window a service grants its callers, per connection and per stream
+ * (grpc-java's default). With HTTP/2's own, 64 KiB, a sender stops for the receiver's WINDOW_UPDATE —
+ * one more round trip, and a wake-up of both processes — in every message over about half of it: a
+ * coding agent's request (its whole session, 60 KB and up) on its way to chat, on every call. A service
+ * reads each message whole before it handles it, so the wider window buffers nothing more. The other
+ * way, what the edge receives keeps HTTP/2's default (grpc-client.ts): there it bounds what a slow
+ * client's answer can leave unread in the edge, per call.
  */
 export const GRPC_FLOW_CONTROL_WINDOW_BYTES = 1024 * 1024;
 
@@ -74,11 +77,10 @@ export async function startGrpcServer(address: string, handlers: GrpcHandlers, o
 }
 
 /**
- * What a client receives is widened by the client's `grpc-node.flow_control_window` (grpc-client.ts); a
- * grpc-js server has no such option (grpc/grpc-node#3058), so each of its HTTP/2 sessions is widened as it
- * opens: the stream window by SETTINGS, the connection window directly. Reached through the server's
- * HTTP/2 listeners, which grpc-js keeps private: if a version moves them, startup fails here rather than
- * every large call silently paying the round trip again.
+ * grpc-js has no server option for the window (grpc/grpc-node#3058), so each HTTP/2 session is widened
+ * as it opens: the stream window by SETTINGS, the connection window directly. Reached through the
+ * server's HTTP/2 listeners, which grpc-js keeps private: if a version moves them, startup fails here
+ * rather than every large call silently paying the round trip again.
  */
 function widenFlowControlWindows(server: grpc.Server): void {
   const listeners = (server as unknown as { http2Servers?: Map<Http2Server, unknown> }).http2Servers;
