@@ -5,7 +5,7 @@
 export { uniqueName } from './names';
 export { kafkaBrokers, redisUrl, POSTGRES_ADMIN_URL } from './env';
 export { createTestDatabase, type TestDatabase } from './database';
-export { freePort, httpStatus, waitForHttp } from './net';
+export { freePort, httpStatus, portSlice, waitForHttp } from './net';
 export { waitFor } from './wait';
 export { startNodeProcess, stopAllNodeProcesses, type NodeProcess, type StartNodeProcessOptions } from './process';
 export {

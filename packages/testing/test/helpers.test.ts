@@ -14,6 +14,7 @@ import {
   createTestDatabase,
   freePort,
   kafkaBrokers,
+  portSlice,
   redisUrl,
   startKafkaTestBroker,
   startNodeProcess,
@@ -143,6 +144,25 @@ describe('freePort and waitForHttp', () => {
     const server = createServer();
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
     await new Promise((resolve) => server.close(resolve));
+  });
+
+  it("draws from this jest worker's own slice of the pool, disjoint from every other worker's", async () => {
+    const slices = ['1', '2', '3', '4', '5', '6', '7', '8'].map(portSlice);
+    for (const [i, a] of slices.entries()) {
+      expect(a.low).toBeGreaterThanOrEqual(20_000);
+      expect(a.high).toBeLessThanOrEqual(32_000);
+      expect(a.high - a.low).toBe(1_500);
+      for (const b of slices.slice(i + 1)) expect(a.high <= b.low || b.high <= a.low).toBe(true);
+    }
+    // Outside jest (the bench), and a ninth worker, share slice 0 (worker 8's).
+    expect(portSlice(undefined)).toEqual(portSlice('8'));
+    expect(portSlice('9')).toEqual(portSlice('1'));
+    const mine = portSlice(process.env.JEST_WORKER_ID);
+    for (let i = 0; i < 20; i++) {
+      const port = await freePort();
+      expect(port).toBeGreaterThanOrEqual(mine.low);
+      expect(port).toBeLessThan(mine.high);
+    }
   });
 
   it('rejects with the last failure when nothing answers in time', async () => {
