@@ -8,6 +8,7 @@
 import { once } from 'node:events';
 import { connect, createServer, type ClientHttp2Session, type Http2Session, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import { waitFor } from '@unigate/testing';
 import { grpcClient } from './grpc-client';
 import { GRPC_FLOW_CONTROL_WINDOW_BYTES, startGrpcServer } from './grpc-server';
 
@@ -51,7 +52,7 @@ test("a client keeps HTTP/2's default window for answers, per stream and per con
   try {
     // Connects; the raw server never answers a call, but the connection is all this needs.
     client.waitForReady(Date.now() + 5_000, () => undefined);
-    for (let i = 0; i < 200 && sessions.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await waitFor('the client to connect', () => sessions.length > 0, 2_000, 10);
     expect(sessions).toHaveLength(1);
     expect(await grantedWindows(sessions[0].session, sessions[0].settled)).toEqual({
       stream: HTTP2_DEFAULT_WINDOW,
