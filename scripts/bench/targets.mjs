@@ -56,7 +56,7 @@ async function startDistributed(simUrl, config, at = testing) {
     // kafkaFetchMaxWaitMs null: the services' own fetch wait, as deployed (the tests' 100 ms polls the
     // mock broker ten times as often and costs every consumer CPU). The mock holds an empty fetch for
     // the whole wait, so a settlement may come up to 1 s later here; billing still settles as the load
-    // runs, on the same cores (docs/benchmark.md, f3d1637).
+    // runs, on the same cores (docs/benchmark-journal.md, f3d1637).
     {
       simUrl,
       creditUsd: config.creditUsd,
