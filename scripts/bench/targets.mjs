@@ -13,8 +13,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(join(ROOT, 'package.json'));
 /** A checkout's @unigate/testing: its deployments as processes (its own apps' dist), freePort, the Kafka test broker. */
 const testingAt = (root) => createRequire(join(root, 'package.json'))(join(root, 'packages', 'testing', 'dist', 'index.js'));
-// Built by `npm run bench`'s turbo step.
-const testing = testingAt(ROOT);
+// Built by `npm run bench`'s turbo step (and `npm run soak`'s, which reads metrics with it).
+export const testing = testingAt(ROOT);
 
 const READY_TIMEOUT_MS = 120_000;
 const processesOf = (stack) => stack.processes.map((p) => ({ name: p.name, pid: p.pid }));
@@ -40,7 +40,7 @@ async function startStandalone(simUrl, config, at = testing) {
     name: 'standalone',
     origin: stack.origin,
     headers: bearer(stack.apiKey),
-    adminHeaders: bearer(stack.adminToken),
+    adminToken: stack.adminToken,
     processes: processesOf(stack),
     stop,
   };

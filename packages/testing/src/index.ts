@@ -7,6 +7,7 @@ export { kafkaBrokers, redisUrl, POSTGRES_ADMIN_URL } from './env';
 export { createTestDatabase, type TestDatabase } from './database';
 export { freePort, httpStatus, portSlice, waitForHttp } from './net';
 export { waitFor } from './wait';
+export { metricSeries, metricSum, scrapeMetrics } from './metrics';
 export { startNodeProcess, stopAllNodeProcesses, type NodeProcess, type StartNodeProcessOptions } from './process';
 export {
   ensurePostgres,

@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import type { Stack } from './stacks';
 import { Admin } from './admin';
 import { probeLiveness } from './liveness';
-import { scrapeMetrics } from './metrics';
+import { scrapeMetrics } from '@unigate/testing';
 import { json, useStack } from './use-stack';
 
 /** Short server timeouts so slow-client cases finish in seconds. */

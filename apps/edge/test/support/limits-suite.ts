@@ -5,7 +5,7 @@
  */
 import OpenAI from 'openai';
 import { Admin, eventually } from './admin';
-import { metricSum, scrapeMetrics } from './metrics';
+import { metricSum, scrapeMetrics } from '@unigate/testing';
 import type { Edge, Stack } from './stacks';
 
 const MODEL = 'sigma-sonnet-4-6';

@@ -1,6 +1,6 @@
 /** The event loop stays free: /health/live is probed while some work runs. */
 import { EVENT_LOOP_SAMPLE_MS } from '@unigate/platform';
-import { metricSeries, scrapeMetrics } from './metrics';
+import { metricSeries, scrapeMetrics } from '@unigate/testing';
 
 /** Probes `${origin}/health/live` every `everyMs` while `work` runs: work's value and the slowest probe (ms). */
 export async function probeLiveness<T>(origin: string, work: () => Promise<T>, everyMs = 50): Promise<{ value: T; slowestMs: number }> {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createSimulator } from '@unigate/upstream-sim';
 import OpenAI from 'openai';
 import { Admin, eventually } from './admin';
-import { metricSum, scrapeMetrics } from './metrics';
+import { metricSum, scrapeMetrics } from '@unigate/testing';
 import type { Stack } from './stacks';
 import { json } from './use-stack';
 

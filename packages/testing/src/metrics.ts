@@ -1,10 +1,14 @@
-/** Reading a process's Prometheus metrics in tests: one scrape, one parser. */
+/**
+ * Reading a process's Prometheus metrics from tests and scripts (the e2e suites, `npm run soak`): one
+ * scrape, one parser of the text exposition format.
+ */
 
-/** The text of `${origin}/metrics` (the admin token serves when no metrics token is set). */
+/** The text of `${origin}/metrics`, scraped with `token` (the admin token serves when no metrics token is set). */
 export async function scrapeMetrics(origin: string, token: string): Promise<string> {
   const res = await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${token}` } });
-  expect(res.status).toBe(200);
-  return res.text();
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`GET ${origin}/metrics answered ${res.status}: ${text.slice(0, 200)}`);
+  return text;
 }
 
 const SERIES = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/;
