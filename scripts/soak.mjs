@@ -30,7 +30,7 @@ async function main() {
   const sim = await startSimulator();
   const target = await startGateway('standalone', sim.origin, base);
   // prom-client starts its event-loop delay histogram afresh at each scrape: scrape once now, so
-  // that minute 1 reports its own load and not the gateway's start (migrations: ~100 ms stalls).
+  // that minute 1 reports its own load and not the gateway's start.
   await metric(target, 'nodejs_eventloop_lag_p99_seconds');
   const rows = [];
   log(`soak: standalone, ${minutes} min, ${connections} connections (half streaming), models ${models.join(', ')}`);
