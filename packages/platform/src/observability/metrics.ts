@@ -21,7 +21,7 @@ const SAMPLED_LAG_GAUGES = ['min', 'max', 'mean', 'p50', 'p90', 'p99'].map((stat
  * would see a 100 ms lag on every process at rest. Each is reported less the interval, at least 0; the
  * standard deviation is left as it is (an offset does not move it).
  */
-export function subtractSampleInterval(registry: Registry, sampleMs: number): void {
+function subtractSampleInterval(registry: Registry, sampleMs: number): void {
   for (const name of SAMPLED_LAG_GAUGES) {
     const gauge = registry.getSingleMetric(name) as Gauge | undefined;
     if (!gauge) throw new Error(`prom-client registered no ${name}: the event-loop lag correction needs updating`);
