@@ -5,6 +5,7 @@
  * counted per window so a long run shows whether throughput holds.
  */
 import { createRequire } from 'node:module';
+import { cpuReadings, perRequest } from './cpu.mjs';
 import { CHAT_PATH, chatBody } from './requests.mjs';
 import { summarize } from './stats.mjs';
 
@@ -14,16 +15,35 @@ const autocannon = require('autocannon');
 /**
  * Runs `seconds` of load. With `windows`, also returns the answers per second of each of that many
  * equal windows, and within each window the answers of each whole second it holds (`perSecond`: the
- * samples the no-decay verdict's interval is drawn from). Latency summaries are in microseconds, of
- * 2xx answers only.
+ * samples the no-decay verdict's interval is drawn from), and with `cpuOf` (processes: { name, pid }) the
+ * CPU each of them spent per answer in that window (`cpuUsPerRequest`, cpu.mjs). Latency summaries are in
+ * microseconds, of 2xx answers only.
  */
-export function loadRun(target, config, { stream, seconds, windows = 0 }) {
+export function loadRun(
+  target,
+  config,
+  { stream, seconds, windows = 0, cpuOf = /** @type {Array<{ name: string, pid: number }>} */ ([]) },
+) {
   const latenciesUs = [];
   const statuses = {};
   const windowMs = windows > 0 ? (seconds * 1000) / windows : 0;
   const perWindow = new Array(windows).fill(0);
   const perSecond = new Array(windows > 0 ? Math.ceil(seconds) : 0).fill(0);
   const started = performance.now();
+  // A reading at the start and at the end of each window (a timer: late by an event-loop turn, nothing against a window of seconds).
+  const cpu = windows > 0 && cpuOf.length > 0 ? cpuReadings(cpuOf) : undefined;
+  let cpuTimer;
+  const markNextWindow = () => {
+    const due = started + cpu.count() * windowMs - performance.now();
+    cpuTimer = setTimeout(
+      () => {
+        cpu.mark();
+        if (cpu.count() <= windows) markNextWindow();
+      },
+      Math.max(0, due),
+    );
+  };
+  if (cpu) markNextWindow();
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -35,7 +55,10 @@ export function loadRun(target, config, { stream, seconds, windows = 0 }) {
         duration: seconds,
       },
       (err, result) => {
+        clearTimeout(cpuTimer);
         if (err) return reject(err);
+        // The last window's end, when autocannon finished before its timer.
+        while (cpu && cpu.count() <= windows) cpu.mark();
         const ok = latenciesUs.length;
         resolve({
           seconds: result.duration,
@@ -52,6 +75,7 @@ export function loadRun(target, config, { stream, seconds, windows = 0 }) {
               rps: count / (windowMs / 1000),
               // The whole seconds inside this window (none when a window is shorter than a second).
               perSecond: perSecond.filter((_, sec) => sec * 1000 >= i * windowMs && (sec + 1) * 1000 <= (i + 1) * windowMs),
+              ...(cpu && { cpuUsPerRequest: perRequest(cpu.between(i), count) }),
             })),
           }),
         });

@@ -2,6 +2,7 @@
  * loadRun against a local server standing in for a target: what it counts (2xx answers only, every
  * status tallied), its windows, and its latency sample. Counts only, never rates or times.
  */
+import { availableParallelism } from 'node:os';
 import { loadRun } from './load.mjs';
 import { localServers } from './local-servers';
 
@@ -59,6 +60,23 @@ test("counts each whole second of a window, and a window's seconds add up to its
   expect(window.perSecond).toHaveLength(2);
   for (const count of window.perSecond) expect(count).toBeGreaterThan(0);
   expect(window.perSecond[0] + window.perSecond[1]).toBe(window.rps * 2);
+});
+
+test("with cpuOf, gives each window the CPU each process spent per answer, by the process's name", async () => {
+  const result = await loadRun(
+    { origin, headers: {} },
+    { model: 'omega-k3', maxTokens: 8, connections: 2 },
+    { stream: false, seconds: 2, windows: 2, cpuOf: [{ name: 'bench-and-server', pid: process.pid }] },
+  );
+  const windows = result.windows as Array<{ rps: number; cpuUsPerRequest: Record<string, number> }>;
+  expect(windows).toHaveLength(2);
+  for (const w of windows) {
+    expect(Object.keys(w.cpuUsPerRequest)).toEqual(['bench-and-server']);
+    // This process both sends and answers every request: some CPU for each, and no more than all the
+    // machine's cores could give it in the window (10 ms ticks and a late timer: 10 % of slack).
+    expect(w.cpuUsPerRequest['bench-and-server']).toBeGreaterThan(0);
+    expect(w.cpuUsPerRequest['bench-and-server']).toBeLessThan((1.1 * availableParallelism() * 1_000_000) / w.rps);
+  }
 });
 
 test('without windows it returns none', async () => {

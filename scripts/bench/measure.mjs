@@ -4,7 +4,8 @@
  *   2. warm-up: a short load run per case, non-streaming last;
  *   3. gateways only (not the floor proxy): the no-decay run (non-streaming, 64 connections). It comes first, on the freshest
  *      state, because that is where a slowdown shows (a table or plan that degrades as requests
- *      accumulate); what follows then measures the state a busy gateway lives in;
+ *      accumulate); what follows then measures the state a busy gateway lives in. Each window also
+ *      records the CPU the target's processes and the simulator spent per answer (cpu.mjs);
  *   4. sequential latency, non-streaming, streaming, non-streaming with a coding agent's 60 KB
  *      prompt, then non-streaming after 50 ms of idle time each, paired with direct calls for gateways;
  *   5. max throughput per case (each after its own warm-up).
@@ -58,7 +59,10 @@ export async function measureTarget(target, direct, simUrl, config) {
     // The floor proxy keeps no state that could degrade: no decay run.
     if (direct && !target.floor) {
       log(`${target.name}: ${config.decay.seconds} s no-decay run`);
-      decay = await loadRun(target, config, { stream: false, seconds: config.decay.seconds, windows: config.decay.windows });
+      // With the simulator's CPU beside the target's: cpu.mjs says why.
+      const cpuOf = [...(target.processes ?? []), ...(direct.processes ?? [])];
+      const run = await loadRun(target, config, { stream: false, seconds: config.decay.seconds, windows: config.decay.windows, cpuOf });
+      decay = { ...run, simulatorProcesses: (direct.processes ?? []).map((p) => p.name) };
     }
 
     const sequential = {};

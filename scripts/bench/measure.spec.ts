@@ -46,7 +46,7 @@ function answer(res: ServerResponse, stream: boolean | undefined) {
 
 let simUrl: string;
 let gateway: { name: string; origin: string; headers: Record<string, string>; processes: Array<{ name: string; pid: number }> };
-let direct: { name: string; origin: string; headers: Record<string, string> };
+let direct: { name: string; origin: string; headers: Record<string, string>; processes: Array<{ name: string; pid: number }> };
 
 beforeAll(async () => {
   simUrl = await servers.listen(async (req, res) => {
@@ -64,7 +64,8 @@ beforeAll(async () => {
     answer(res, body.stream);
   });
   gateway = { name: 'gw', origin, headers: {}, processes: [{ name: 'self', pid: process.pid }] };
-  direct = { name: 'direct', origin: simUrl, headers: {} };
+  // Both stand-ins are this process; the simulator's is named as the simulator target names it.
+  direct = { name: 'direct', origin: simUrl, headers: {}, processes: [{ name: 'upstream-sim', pid: process.pid }] };
 });
 afterAll(() => servers.closeAll());
 beforeEach(() => {
@@ -82,6 +83,9 @@ describe('measureTarget', () => {
     // large · idle, throughput json · throughput stream
     expect(phases()).toEqual(['json', 'stream', 'json', 'stream', 'large', 'json', 'stream']);
     expect(result.decay.windows).toHaveLength(2);
+    // Each window's CPU per answer, of the target's processes and of the simulator's, told apart.
+    expect(result.decay.simulatorProcesses).toEqual(['upstream-sim']);
+    for (const w of result.decay.windows) expect(Object.keys(w.cpuUsPerRequest)).toEqual(['self', 'upstream-sim']);
 
     const s = config.sequential;
     expect(kinds.filter((k) => k === 'large')).toHaveLength(s.warmup + s.large);

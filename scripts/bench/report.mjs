@@ -280,20 +280,46 @@ function headToHeadTable(run) {
   ];
 }
 
+/**
+ * A window's CPU per answer (µs) of the target's own processes together, or of the simulator's
+ * (`simulator` true); undefined when a window has no reading (results written before they were kept).
+ */
+export function windowCpu(decay, window, simulator) {
+  const perProcess = window.cpuUsPerRequest;
+  if (!perProcess) return undefined;
+  const ofSimulator = new Set(decay.simulatorProcesses ?? []);
+  const values = Object.entries(perProcess)
+    .filter(([name]) => ofSimulator.has(name) === simulator)
+    .map(([, us]) => us);
+  return values.length === 0 || values.some((us) => us === undefined) ? undefined : values.reduce((a, b) => a + b, 0);
+}
+
+/** "first → last (ratio)" of a figure per window, or — without both. */
+function firstToLast(first, last) {
+  return first === undefined || last === undefined ? '—' : `${int(first)} → ${int(last)} (${times(last / first)})`;
+}
+
 function decayTable(run) {
   const rows = Object.entries(run.targets)
     .filter(([, t]) => t.decay)
     .map(([name, t]) => {
       const w = t.decay.windows;
-      return [name, w.map((x) => int(x.rps)).join(' · '), times(w[w.length - 1].rps / w[0].rps)];
+      const [first, last] = [w[0], w[w.length - 1]];
+      return [
+        name,
+        w.map((x) => int(x.rps)).join(' · '),
+        times(last.rps / first.rps),
+        firstToLast(windowCpu(t.decay, first, false), windowCpu(t.decay, last, false)),
+        firstToLast(windowCpu(t.decay, first, true), windowCpu(t.decay, last, true)),
+      ];
     });
   // Only gateways have a no-decay run (not the simulator or the floor proxy).
   if (rows.length === 0) return [];
   const c = run.config;
   return [
-    `**No decay** (non-streaming, ${c.connections} connections, ${c.decay.seconds} s from a fresh start, req/s per ${c.decay.seconds / c.decay.windows} s window)`,
+    `**No decay** (non-streaming, ${c.connections} connections, ${c.decay.seconds} s from a fresh start, req/s per ${c.decay.seconds / c.decay.windows} s window; CPU per answer in µs, first window → last: the target's processes together, and the simulator's, whose work per request never changes — a gateway that degrades spends more per answer while the simulator does not, a host that slows down raises both)`,
     '',
-    table(['target', 'req/s per window', 'last / first'], rows),
+    table(['target', 'req/s per window', 'last / first', 'CPU per answer', "simulator's CPU per answer"], rows),
   ];
 }
 

@@ -135,6 +135,36 @@ describe('the targets table', () => {
     expect(decay([3000, 3000], [2600, 2600])).toMatchObject({ verdict: 'missed', interval: undefined });
   });
 
+  it("prints each gateway's CPU per answer, first window → last, beside the simulator's, and — for runs without it", () => {
+    const measured = run();
+    const window = (rps: number, cpuUsPerRequest: Record<string, number>) => ({ ...load(rps), cpuUsPerRequest });
+    Object.assign(measured.targets.standalone, {
+      decay: {
+        simulatorProcesses: ['upstream-sim'],
+        windows: [
+          window(3000, { standalone: 600, 'upstream-sim': 300 }),
+          window(2500, { standalone: 640, 'upstream-sim': 310 }),
+          window(2400, { standalone: 660, 'upstream-sim': 330 }),
+        ],
+      },
+    });
+    // A distributed run: its processes' CPU per answer adds up.
+    Object.assign(measured.targets.distributed, {
+      decay: {
+        simulatorProcesses: ['upstream-sim'],
+        windows: [
+          window(1000, { edge: 900, chat: 1000, 'upstream-sim': 300 }),
+          window(1000, { edge: 1000, chat: 1200, 'upstream-sim': 300 }),
+        ],
+      },
+    });
+    const text = report(measured);
+    expect(text).toMatch(/\| standalone +\| 3,000 · 2,500 · 2,400 \| +0\.80× \| 600 → 660 \(1\.10×\) \| 300 → 330 \(1\.10×\) \|/);
+    expect(text).toMatch(/\| distributed +\| 1,000 · 1,000 +\| +1\.00× \| 1,900 → 2,200 \(1\.16×\) \| 300 → 300 \(1\.00×\) \|/);
+    // Results written before windows kept their CPU.
+    expect(report(run())).toMatch(/\| standalone +\| 3,000 · 2,900 · 2,400 \| +0\.80× \| +— \| +— \|/);
+  });
+
   it("judges the throughput ratio by the head-to-head rounds' interval when the run has them", () => {
     const ratio = (versus: object) =>
       summarizeRun(run().targets, versus).targets.find((t: { name: string }) => t.name === 'standalone req/s, non-streaming');
