@@ -1,9 +1,10 @@
 /**
  * CPU time of a target's processes per answered request, window by window: the no-decay run's check on
  * its own throughput. A gateway that slows down as requests accumulate (a plan or a table that
- * degrades) spends more CPU on each request as the run goes on; a host that slows down (other guests,
- * a busier neighbour) takes throughput from every process alike, and so the simulator, whose work per
- * request never changes, shows it in its own CPU per request as well.
+ * degrades) spends more CPU on each request as the run goes on, and the simulator, whose work per
+ * request never changes, does not; a host that slows down (other guests, a cache-hungry neighbour)
+ * moves both alike: neither, when it only takes CPU time away, or both, when it makes the same work
+ * slower.
  */
 import { readFileSync } from 'node:fs';
 

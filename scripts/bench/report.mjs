@@ -284,7 +284,7 @@ function headToHeadTable(run) {
  * A window's CPU per answer (µs) of the target's own processes together, or of the simulator's
  * (`simulator` true); undefined when a window has no reading (results written before they were kept).
  */
-export function windowCpu(decay, window, simulator) {
+function windowCpu(decay, window, simulator) {
   const perProcess = window.cpuUsPerRequest;
   if (!perProcess) return undefined;
   const ofSimulator = new Set(decay.simulatorProcesses ?? []);
@@ -317,7 +317,7 @@ function decayTable(run) {
   if (rows.length === 0) return [];
   const c = run.config;
   return [
-    `**No decay** (non-streaming, ${c.connections} connections, ${c.decay.seconds} s from a fresh start, req/s per ${c.decay.seconds / c.decay.windows} s window; CPU per answer in µs, first window → last: the target's processes together, and the simulator's, whose work per request never changes — a gateway that degrades spends more per answer while the simulator does not, a host that slows down raises both)`,
+    `**No decay** (non-streaming, ${c.connections} connections, ${c.decay.seconds} s from a fresh start, req/s per ${c.decay.seconds / c.decay.windows} s window; CPU per answer in µs, first window → last: the target's processes together, and the simulator's, whose work per request never changes — a gateway that degrades spends more per answer while the simulator does not; a host that slows down moves both alike)`,
     '',
     table(['target', 'req/s per window', 'last / first', 'CPU per answer', "simulator's CPU per answer"], rows),
   ];
