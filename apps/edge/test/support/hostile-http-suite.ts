@@ -7,6 +7,7 @@
 import { connect } from 'node:net';
 import type { Stack } from './stacks';
 import { Admin } from './admin';
+import { SimControl } from './sim-control';
 import { probeLiveness } from './liveness';
 import { scrapeMetrics } from '@unigate/testing';
 import { json, useStack } from './use-stack';
@@ -23,7 +24,7 @@ interface RawAnswer {
 }
 
 /** Writes `chunks` on a raw socket (the next one after `gapMs`) and reads until the server closes. */
-function raw(origin: string, chunks: string[], opts: { gapMs?: number; timeoutMs?: number } = {}): Promise<RawAnswer> {
+function raw(origin: string, chunks: Array<string | Buffer>, opts: { gapMs?: number; timeoutMs?: number } = {}): Promise<RawAnswer> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -185,6 +186,22 @@ export function hostileHttpSuite(start: () => Promise<Stack>) {
       });
       expect(res.status).toBe(414);
       shapeB(await json(res), 'uri_too_long');
+    });
+
+    it('a body whose UTF-8 characters are split across TCP writes reaches the upstream intact', async () => {
+      const text = 'héllo wörld 🌊 — 日本語';
+      const body = Buffer.from(JSON.stringify({ model: 'omega-k3', messages: [{ role: 'user', content: text }], max_tokens: 5 }));
+      const wave = body.indexOf(Buffer.from('🌊'));
+      const head =
+        `POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${stack.apiKey}\r\n` +
+        `Content-Type: application/json\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n`;
+      // Cut inside the four bytes of the emoji and inside 'é', each piece its own write.
+      const cuts = [body.indexOf(Buffer.from('é')) + 1, wave + 2, body.length];
+      const pieces = cuts.map((end, i) => body.subarray(i === 0 ? 0 : cuts[i - 1], end));
+      const a = await raw(stack.origin, [head, ...pieces], { gapMs: 20 });
+      expect(a.status).toBe(200);
+      const [sent] = await new SimControl(stack).last(1);
+      expect(sent.body.messages[0].content).toBe(text);
     });
 
     it('an Expect other than 100-continue: 417 with a body', async () => {
