@@ -27,6 +27,7 @@ describe('chat completion request validation', () => {
     [{ ...base, presence_penalty: -2.01 }, 'presence_penalty'],
     [{ ...base, frequency_penalty: 2.01 }, 'frequency_penalty'],
     [{ ...base, max_tokens: 0 }, 'max_tokens'],
+    [{ ...base, n: 129 }, 'n'],
     [{ ...base, messages: [{ role: 'bot', content: 'x' }] }, 'messages[0].role'],
     [{ ...base, messages: [{ role: 'tool', content: 'x' }] }, 'messages[0].tool_call_id'],
     [{ ...base, messages: [{ role: 'user' }] }, 'messages[0].content'],

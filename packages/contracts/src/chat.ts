@@ -3,7 +3,7 @@
  * (reference/openai.md). Unknown top-level fields pass through to the upstream untouched.
  */
 import { z } from 'zod';
-import { MAX_MESSAGES } from './limits';
+import { MAX_CANDIDATES, MAX_MESSAGES } from './limits';
 
 const textBlock = z.object({ type: z.literal('text'), text: z.string() });
 const imageBlock = z.object({
@@ -109,7 +109,7 @@ export const chatCompletionRequestSchema = z.looseObject({
   top_p: range(0, 1, 'top_p').optional(),
   max_tokens: positiveInt('max_tokens').optional(),
   max_completion_tokens: positiveInt('max_completion_tokens').optional(),
-  n: positiveInt('n').optional(),
+  n: positiveInt('n').max(MAX_CANDIDATES, `n must be at most ${MAX_CANDIDATES}`).optional(),
   stream: z.boolean({ error: 'stream must be a boolean' }).optional(),
   stream_options: z.object({ include_usage: z.boolean().optional() }).nullable().optional(),
   stop: z

@@ -6,6 +6,12 @@
 /** Most messages (or input items) one chat, messages or responses request may carry. */
 export const MAX_MESSAGES = 10_000;
 
+/**
+ * Most candidates (`n`) one chat completion may ask for: OpenAI's documented maximum. Each multiplies
+ * the call's worst case (its hold) and the answer an upstream builds.
+ */
+export const MAX_CANDIDATES = 128;
+
 /** Deepest nesting of arrays and objects a JSON body may have. */
 export const MAX_JSON_DEPTH = 128;
 
