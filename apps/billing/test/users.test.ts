@@ -36,6 +36,11 @@ test('one user per email, whatever its case, even when two sign-ups race', async
 test('bad emails and passwords are refused with 400', async () => {
   await expect(h.domain.billing.registerUser('not-an-email', 'a long password', 0)).rejects.toMatchObject({ status: 400 });
   await expect(h.domain.billing.registerUser('short@example.com', 'short', 0)).rejects.toMatchObject({ status: 400 });
+  // Control characters (NUL, which Postgres text cannot hold, among them): a 400, not a failed insert.
+  for (const email of ['a\u0000b@example.com', 'a@exa\u0007mple.com'])
+    await expect(h.domain.billing.registerUser(email, 'a long password', 0)).rejects.toMatchObject({ status: 400, param: 'email' });
+  // And a log-in with one is a wrong address, not a failed query.
+  expect(await h.domain.billing.verifyUser('a\u0000b@example.com', 'a long password')).toBeNull();
 });
 
 test('an account lists its keys newest first, without secrets, revoked ones marked', async () => {

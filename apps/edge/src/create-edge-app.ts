@@ -136,7 +136,7 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
     settings: opts.web ?? webSettingsFromEnv(),
     logger,
   });
-  if (ports.videoTasks) registerVideoTaskRoutes(fastify, ports.videoTasks, auth, opts.adminToken);
+  if (ports.videoTasks) registerVideoTaskRoutes(fastify, ports.videoTasks, ports.billing, auth, opts.adminToken);
 
   @Module({
     imports: [

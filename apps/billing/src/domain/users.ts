@@ -12,7 +12,10 @@ import { requireMicros } from './validate';
 
 /** OWASP's argon2id baseline: 19 MiB, 2 passes, 1 lane. */
 const ARGON2 = { parallelism: 1, iterations: 2, memorySize: 19_456, hashLength: 32 } as const;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// Control characters are no part of an address (and Postgres text cannot hold NUL).
+// eslint-disable-next-line no-control-regex -- control characters are what is refused
+const EMAIL = /^[^\s@\u0000-\u001f\u007f]+@[^\s@\u0000-\u001f\u007f]+\.[^\s@\u0000-\u001f\u007f]+$/;
+const isEmail = (normalized: string) => EMAIL.test(normalized) && normalized.length <= 254;
 export const PASSWORD_MIN = 8;
 const PASSWORD_MAX = 200;
 
@@ -32,7 +35,7 @@ export class UserService {
 
   async register(email: string, password: string, creditMicros: number, tier: AccountTier = 'paid'): Promise<UserView> {
     const normalized = normalizeEmail(email);
-    if (!EMAIL.test(normalized) || normalized.length > 254) throw errors.invalidRequest('email must be an email address', 'email');
+    if (!isEmail(normalized)) throw errors.invalidRequest('email must be an email address', 'email');
     if (typeof password !== 'string' || password.length < PASSWORD_MIN || password.length > PASSWORD_MAX)
       throw errors.invalidRequest(`password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`, 'password');
     requireMicros(creditMicros, 'credit_micros');
@@ -52,7 +55,9 @@ export class UserService {
   }
 
   async verify(email: string, password: string): Promise<UserView | null> {
-    const user = await this.ds.manager.findOneBy(UserEntity, { email: normalizeEmail(email) });
+    const normalized = normalizeEmail(email);
+    // An address no one could have signed up with is unknown without a query.
+    const user = isEmail(normalized) ? await this.ds.manager.findOneBy(UserEntity, { email: normalized }) : null;
     if (typeof password !== 'string' || password.length > PASSWORD_MAX) return null;
     const hash = user?.passwordHash ?? (await (this.dummyHash ??= hashPassword(randomBytes(16).toString('hex'))));
     const ok = await argon2Verify({ password, hash });

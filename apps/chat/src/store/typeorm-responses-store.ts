@@ -1,5 +1,6 @@
 /** The ResponsesStore on the chat service's own Postgres schema (`chat`). */
 import type { ResponsesInputItem } from '@unigate/contracts';
+import { textCanHold } from '@unigate/platform/database';
 import type { DataSource } from 'typeorm';
 import type { ResponsesStore, StoredResponse } from '../domain/responses-store';
 
@@ -16,6 +17,7 @@ export class TypeOrmResponsesStore implements ResponsesStore {
   constructor(private readonly ds: DataSource) {}
 
   async conversation(accountId: string, id: string): Promise<ResponsesInputItem[] | null> {
+    if (!textCanHold(id)) return null;
     // The chain from this response back to its first turn, every turn in the caller's account.
     const rows = (await this.ds.query(
       `WITH RECURSIVE chain(id, previous_id, items, depth) AS (

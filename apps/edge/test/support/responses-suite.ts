@@ -198,6 +198,12 @@ export function responsesSuite(start: (env: Record<string, string>) => Promise<S
     const unstored = await client.responses.create({ model: 'gamma-2.5-flash', input: 'forget me', store: false });
     const gone = await client.responses.create({ model: 'gamma-2.5-flash', input: 'x', previous_response_id: unstored.id }).catch((e) => e);
     expect(gone).toBeInstanceOf(OpenAI.NotFoundError);
+
+    // An id no response can have (Postgres text holds no NUL) is unknown like any other, not a 500.
+    const impossible = await client.responses
+      .create({ model: 'gamma-2.5-flash', input: 'x', previous_response_id: 'resp_\u0000' })
+      .catch((e) => e);
+    expect(impossible).toBeInstanceOf(OpenAI.NotFoundError);
   });
 
   it('holds a continuation for the model’s whole window, so a stored conversation cannot cost more than the balance', async () => {

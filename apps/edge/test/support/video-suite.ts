@@ -86,6 +86,27 @@ export function videoSuite(start: (env: Record<string, string>) => Promise<Stack
     await ended(owner.key, task.id);
   });
 
+  it('an id holding a NUL character is a 404 like any unknown id, not a database error', async () => {
+    const { key } = await admin.fundedKey(1);
+    for (const id of ['\u0000', 'cgt-\u0000x']) {
+      const res = await lookup(key, id);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ code: 'TaskNotFound' });
+    }
+  });
+
+  it("an unknown account's webhook secret is a 404; a known one's is made once and kept", async () => {
+    for (const id of ['00000000-0000-0000-0000-000000000000', 'no-such-account', '\u0000']) {
+      const res = await admin.call<Loose>('GET', `/accounts/${encodeURIComponent(id)}/webhook-secret`);
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ error: { code: 'not_found' } });
+    }
+    const { accountId } = await admin.fundedKey(1);
+    const first = await admin.call<{ account_id: string; secret: string }>('GET', `/accounts/${accountId}/webhook-secret`);
+    expect(first).toMatchObject({ status: 200, body: { account_id: accountId, secret: expect.stringMatching(/^whsec_/) } });
+    expect((await admin.call<{ secret: string }>('GET', `/accounts/${accountId}/webhook-secret`)).body.secret).toBe(first.body.secret);
+  });
+
   it('an id up to the 100 characters the reference allows is looked up; a longer one is a 414', async () => {
     const { key } = await admin.fundedKey(1);
     expect((await lookup(key, 'v'.repeat(100))).status).toBe(404);

@@ -4,7 +4,7 @@
  */
 import type { Channel, ModelInfo, VideoGenerationRequest, VideoTaskStatus } from '@unigate/contracts';
 import type { DataSource } from 'typeorm';
-import { jsonbText } from '@unigate/platform/database';
+import { jsonbText, textCanHold } from '@unigate/platform/database';
 
 export interface TaskResult {
   content?: { video_url: string };
@@ -102,6 +102,7 @@ export class VideoTaskStore {
 
   /** The account's task by platform id or upstream id; another account's is not found. */
   async lookup(accountId: string, id: string): Promise<TaskRow | null> {
+    if (!textCanHold(id)) return null;
     const rows: TaskRow[] = await this.ds.query(
       `SELECT * FROM video.tasks WHERE account_id = $1 AND (id = $2 OR upstream_id = $2) ORDER BY created_at LIMIT 1`,
       [accountId, id],

@@ -134,6 +134,8 @@ describe('planVideo', () => {
     ],
     ['http webhook', T2V_27, req27(T2V_27, {}, { webhook_url: 'http://example.com/hook' }), 'webhook_url'],
     ['private webhook', T2V_27, req27(T2V_27, {}, { webhook_url: 'https://10.0.0.8/hook' }), 'webhook_url'],
+    ['webhook with a NUL', T2V_27, req27(T2V_27, {}, { webhook_url: 'https://example.com/\u0000hook' }), 'webhook_url'],
+    ['webhook with a line break', T2V_27, req27(T2V_27, {}, { webhook_url: 'https://example.com/\nhook' }), 'webhook_url'],
   ])('refuses %s (400 InvalidParameter naming the field)', (_, m, r, param) => {
     expect(refusal(() => planVideo(m, r, false))).toEqual({ code: 'InvalidParameter', param });
   });
