@@ -179,6 +179,19 @@ describe('MCP tools of file and byte capabilities (stand-in specs on the real pi
     expect(result._meta?.http_status).toBe(413);
   });
 
+  it('files the schema refuses are -32602 Invalid params naming the file, and nothing is called', async () => {
+    const before = holds.length;
+    for (const [files, field] of [
+      [[{ field: 'image', data: PNG.toString('base64') }, 'not a file'], 'files.1'],
+      [[{ field: 'image' }], 'files.0.data'],
+      [[{ field: 'image', data: 'data:image/png,%zz' }], 'files.0.data'],
+    ] as const) {
+      const err = await call('test_images_edits', { model: 'edit-model', prompt: 'x', files }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: -32602, message: expect.stringContaining(`'${field}'`) });
+    }
+    expect(holds.length).toBe(before);
+  });
+
   it('a binary answer (speech) comes back as audio content with its MIME type', async () => {
     const result = await call('test_speech', { model: 'voice-model', input: 'Hello there' });
     expect(result.isError).toBeFalsy();

@@ -4,31 +4,26 @@
  * multipart parts the HTTP endpoint reads. Files are not fetched from URLs: the edge would become a
  * fetcher of arbitrary addresses on the caller's behalf.
  */
-import type { JsonSchema } from '../reference/endpoint-schemas';
+import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { jsonSchemaOf, type JsonSchema } from '../reference/endpoint-schemas';
 
 export const FILES_ARGUMENT = 'files';
 
-export const FILES_SCHEMA: JsonSchema = {
-  type: 'array',
-  description: 'The files of the multipart request (e.g. `image`, `mask`), each as base64 or a data: URI.',
-  items: {
-    type: 'object',
-    required: ['field', 'data'],
-    properties: {
-      field: { type: 'string', description: 'The form field, e.g. "image" or "mask"' },
-      data: { type: 'string', description: 'Base64 of the file, or a data: URI (data:image/png;base64,...)' },
-      filename: { type: 'string' },
-      content_type: { type: 'string', description: 'Default: from the data: URI, else application/octet-stream' },
-    },
-  },
-};
+const filesArgument = z
+  .array(
+    z.object({
+      field: z.string().min(1).describe('The form field, e.g. "image" or "mask"'),
+      data: z.string().describe('Base64 of the file, or a data: URI (data:image/png;base64,...)'),
+      filename: z.string().optional(),
+      content_type: z.string().optional().describe('Default: from the data: URI, else application/octet-stream'),
+    }),
+  )
+  .describe('The files of the multipart request (e.g. `image`, `mask`), each as base64 or a data: URI.');
 
-interface FileArgument {
-  field: string;
-  data: string;
-  filename?: string;
-  content_type?: string;
-}
+type FileArgument = z.infer<typeof filesArgument>[number];
+
+export const FILES_SCHEMA: JsonSchema = jsonSchemaOf(filesArgument);
 
 /**
  * The multipart form of a tool call: every argument but `files` as text fields (a list repeats its
@@ -40,17 +35,36 @@ export function toFormData(args: Record<string, unknown>): FormData {
     if (name === FILES_ARGUMENT || value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) form.append(name, typeof v === 'string' ? v : JSON.stringify(v));
   }
-  const files = Array.isArray(args[FILES_ARGUMENT]) ? (args[FILES_ARGUMENT] as FileArgument[]) : [];
+  const files = args[FILES_ARGUMENT] === undefined ? [] : checked(args[FILES_ARGUMENT]);
   files.forEach((file, i) => {
-    const { bytes, type } = decode(file);
+    const { bytes, type } = decode(file, i);
     form.append(file.field, new Blob([bytes], { type }), file.filename ?? `${file.field}-${i + 1}`);
   });
   return form;
 }
 
-function decode(file: FileArgument): { bytes: Buffer; type: string } {
+/** The `files` argument as its schema says, or -32602 Invalid params naming what is wrong. */
+function checked(files: unknown): FileArgument[] {
+  const parsed = filesArgument.safeParse(files);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new McpError(ErrorCode.InvalidParams, `Invalid '${[FILES_ARGUMENT, ...(issue?.path ?? [])].join('.')}': ${issue?.message ?? ''}`);
+}
+
+function decode(file: FileArgument, i: number): { bytes: Buffer; type: string } {
   const uri = /^data:([^;,]*)(;base64)?,(.*)$/s.exec(file.data);
   if (!uri) return { bytes: Buffer.from(file.data, 'base64'), type: file.content_type ?? 'application/octet-stream' };
-  const bytes = uri[2] ? Buffer.from(uri[3], 'base64') : Buffer.from(decodeURIComponent(uri[3]));
+  const bytes = uri[2] ? Buffer.from(uri[3]!, 'base64') : Buffer.from(percentDecoded(uri[3]!, i));
   return { bytes, type: file.content_type ?? (uri[1] || 'application/octet-stream') };
+}
+
+function percentDecoded(text: string, i: number): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Invalid '${FILES_ARGUMENT}.${i}.data': a data: URI without ;base64 must be percent-encoded text.`,
+    );
+  }
 }

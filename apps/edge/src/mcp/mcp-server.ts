@@ -3,13 +3,14 @@
  * gateway's tools and resources for the caller the route authenticated.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, ErrorCode, type ServerResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   CallToolRequestSchema,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { ResourceContext, GatewayResource } from './resources';
 import type { GatewayTool, ToolContext } from './tools';
 
@@ -31,17 +32,40 @@ export function createMcpServer({ version, tools, resources, context }: McpServe
         '(a video). Resources: the model catalogue, the price list and the API reference.',
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((t) => t.definition) }));
-  server.setRequestHandler(CallToolRequestSchema, async ({ params }, { signal }) => {
+  onRequest(server, 'tools/list', ListToolsRequestSchema, () => ({ tools: tools.map((t) => t.definition) }));
+  onRequest(server, 'tools/call', CallToolRequestSchema, async ({ params }, { signal }) => {
     const tool = tools.find((t) => t.definition.name === params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
     return tool.call(params.arguments ?? {}, { ...context, signal });
   });
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: resources.map((r) => r.definition) }));
-  server.setRequestHandler(ReadResourceRequestSchema, async ({ params }) => {
+  onRequest(server, 'resources/list', ListResourcesRequestSchema, () => ({ resources: resources.map((r) => r.definition) }));
+  onRequest(server, 'resources/read', ReadResourceRequestSchema, async ({ params }) => {
     const resource = resources.find((r) => r.definition.uri === params.uri);
     if (!resource) throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${params.uri}`);
     return { contents: [{ uri: params.uri, mimeType: resource.definition.mimeType, text: await resource.read(context) }] };
   });
   return server;
+}
+
+type Extra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
+
+/**
+ * `server.setRequestHandler`, where a request `schema` refuses (`arguments` that are not an object, a
+ * `name` that is not a string) is -32602 Invalid params naming the field. The SDK parses a request
+ * against the handler's schema before anything else and answers a refusal with -32603 Internal error
+ * and the raw list of zod issues — the answer to a server bug — so the handler is registered on its
+ * method alone and the request checked here.
+ */
+function onRequest<S extends z.ZodType>(
+  server: Server,
+  method: string,
+  schema: S,
+  handler: (request: z.infer<S>, extra: Extra) => ServerResult | Promise<ServerResult>,
+): void {
+  server.setRequestHandler(z.looseObject({ method: z.literal(method) }), (request, extra) => {
+    const parsed = schema.safeParse(request);
+    if (parsed.success) return handler(parsed.data, extra);
+    const issue = parsed.error.issues[0];
+    throw new McpError(ErrorCode.InvalidParams, `Invalid ${method} request at '${issue?.path.join('.') ?? ''}': ${issue?.message ?? ''}`);
+  });
 }

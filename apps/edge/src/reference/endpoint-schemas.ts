@@ -41,6 +41,11 @@ export function summaryOf(spec: AnyEndpointSpec): string {
   return spec.summary ?? `POST ${spec.path} on a model of kind ${spec.kinds.join(' or ')}.`;
 }
 
+/** A schema's JSON Schema as clients send it (the MCP tools' extra arguments). */
+export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+  return convert(schema, 'input');
+}
+
 function convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   // Refinements and transforms have no JSON Schema form: they stay the pipeline's to check.
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;

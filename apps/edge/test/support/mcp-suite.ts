@@ -290,6 +290,28 @@ export function mcpSuite(start: () => Promise<Stack>) {
     await expect(connect('sk-wrong')).rejects.toMatchObject({ code: 401, message: expect.stringContaining('Incorrect API key provided.') });
   });
 
+  it('a request whose params its method refuses is -32602 Invalid params naming the field, never -32603', async () => {
+    const cases = [
+      [{ method: 'tools/call', params: { name: 'list_models', arguments: [1] } }, 'arguments'],
+      [{ method: 'tools/call', params: { name: 5 } }, 'name'],
+      [{ method: 'resources/read', params: { uri: 7 } }, 'params.uri'],
+      [{ method: 'tools/list', params: { cursor: 5 } }, 'params.cursor'],
+    ] as const;
+    for (const [request, field] of cases) {
+      const res = await fetch(`${stack.origin}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${stack.apiKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, ...request }),
+      });
+      const body = await json(res);
+      expect(body.error).toMatchObject({ code: -32602, message: expect.stringContaining(field) });
+    }
+  });
+
   it('is stateless: a tools/call sent to any replica with no session is answered; GET and DELETE are 405', async () => {
     const res = await fetch(`${stack.origin}/mcp`, {
       method: 'POST',
