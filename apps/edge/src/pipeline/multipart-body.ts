@@ -26,16 +26,31 @@ export async function readMultipart(request: FastifyRequest, limits: MultipartBo
   const parts = request.parts({
     limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: limits.maxFields, parts: limits.maxFiles + limits.maxFields },
   });
-  for await (const part of parts) {
-    if (part.type === 'file') {
-      files.push({ field: part.fieldname, filename: part.filename, content_type: part.mimetype, data: await fileWithin(part, limits) });
-    } else {
-      const value = String(part.value);
-      const had = fields[part.fieldname];
-      fields[part.fieldname] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
+  try {
+    for await (const part of parts) {
+      if (part.type === 'file') {
+        files.push({ field: part.fieldname, filename: part.filename, content_type: part.mimetype, data: await fileWithin(part, limits) });
+      } else {
+        const value = String(part.value);
+        const had = fields[part.fieldname];
+        fields[part.fieldname] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
+      }
     }
+  } catch (err) {
+    throw malformed(err);
   }
   return { fields, files };
+}
+
+/**
+ * What failed reading the parts: our limits (413) and the plugin's (Fastify codes) as they are; anything
+ * else is the parser refusing the body (no boundary, another boundary, a form cut off before its end).
+ */
+function malformed(err: unknown): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (GatewayError.is(err) || (typeof code === 'string' && code.startsWith('FST_'))) return err;
+  const reason = err instanceof Error ? err.message : String(err);
+  return errors.invalidRequest(`The multipart/form-data body is malformed (${reason}).`, null, 'invalid_multipart');
 }
 
 /**

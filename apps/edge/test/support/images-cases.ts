@@ -231,6 +231,23 @@ export function imagesCases(ctx: () => { stack: Stack; client: OpenAI; admin: Ad
       expect((await json(res)).error.code).toBe('invalid_content_type');
     });
 
+    it('answers a malformed multipart body with 400 invalid_multipart, never 500', async () => {
+      const part = `--b0\r\nContent-Disposition: form-data; name="model"\r\n\r\ndelta-image-2\r\n`;
+      for (const [contentType, body] of [
+        ['multipart/form-data', `${part}--b0--\r\n`], // no boundary
+        ['multipart/form-data; boundary=other', `${part}--b0--\r\n`], // another boundary
+        ['multipart/form-data; boundary=b0', `${part}--b0\r\nContent-Disposition: form-data; name="prompt"\r\n\r\ncut`], // cut off
+      ]) {
+        const res = await fetch(`${ctx().stack.baseURL}/images/edits`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ctx().stack.apiKey}`, 'content-type': contentType! },
+          body,
+        });
+        expect(res.status).toBe(400);
+        expect((await json(res)).error).toMatchObject({ code: 'invalid_multipart', type: 'invalid_request_error' });
+      }
+    });
+
     it('answers a file over 25 MiB with 413 before the upload ends', async () => {
       const url = new URL(`${ctx().stack.baseURL}/images/edits`);
       const boundary = 'xxBOUNDARYxx';
