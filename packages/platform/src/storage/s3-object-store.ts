@@ -23,6 +23,11 @@ type S3Sdk = typeof import('@aws-sdk/client-s3');
  * UNIGATE_S3_BUCKET), and the SDK costs a process ~20 MiB of RSS (docs/operations.md, "Memory").
  */
 function loadSdk(): S3Sdk {
+  // On Node 20 the SDK's first client prints, once, a ten-line warning to stderr that its releases
+  // after January 2027 need Node 22: a note for whoever updates the lock file (docs/development.md),
+  // and plain text in the middle of an operator's JSON logs. Its own switch turns it off; an operator
+  // who sets it otherwise keeps it.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require('@aws-sdk/client-s3') as S3Sdk; // require caches it: loaded once per process
 }
