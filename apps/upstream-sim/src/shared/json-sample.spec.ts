@@ -89,4 +89,24 @@ describe('sampleFromSchema', () => {
     const schema = { type: 'object', properties: { q: { type: 'string' }, n: { type: 'number' } } };
     expect(sample(schema, 42)).toEqual(sample(schema, 42));
   });
+
+  it('refuses, like a vendor, a subschema that is no schema: a 400 naming where', () => {
+    for (const [schema, where] of [
+      [{ type: 'object', properties: { a: 5 } }, 'schema.properties.a'],
+      [{ type: 'object', properties: { list: { type: 'array', items: 'x' } } }, 'schema.properties.list.items'],
+    ] as const) {
+      expect(() => sample(schema)).toThrow(expect.objectContaining({ status: 400, message: expect.stringContaining(where) }));
+    }
+    expect(sample({ type: 'object', properties: { any: true } })).toEqual({ any: expect.any(String) });
+  });
+
+  it('keeps samples small whatever the schema asks, instead of building millions of items', () => {
+    const v = sample({
+      type: 'object',
+      properties: { many: { type: 'array', minItems: 100_000_000, items: { type: 'integer' } }, long: { type: 'string', minLength: 1e9 } },
+    }) as { many: unknown[]; long: string };
+    expect(v.many.length).toBe(16);
+    expect(v.long.length).toBeGreaterThanOrEqual(4096);
+    expect(v.long.length).toBeLessThan(4200);
+  });
 });

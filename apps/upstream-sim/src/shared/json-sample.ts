@@ -3,13 +3,21 @@
  * none are listed), primitives of the right type, enums and consts honoured, simple $ref/anyOf/oneOf/
  * allOf resolved. Enough for tool-call arguments and `response_format: json_schema` answers; not a
  * full JSON Schema implementation.
+ *
+ * Like a vendor, it refuses a schema with a subschema that is no schema (`"properties": {"a": 5}`): a
+ * 400 naming where. And it keeps samples small whatever the schema asks (`minItems`, `minLength` in
+ * the millions): a model would write until max_tokens cut it off, the simulator would build it all first.
  */
+import { errors } from '@unigate/contracts';
 import { proseWords } from './prose';
 import type { SeededRandom } from './seeded-random';
 
 type Schema = Record<string, unknown>;
 
 const MAX_DEPTH = 8;
+/** The most items of an array and characters of a string a sample holds. */
+const MAX_SAMPLED_ITEMS = 16;
+const MAX_SAMPLED_CHARS = 4096;
 
 /** Values a reader would expect for common property names. */
 const NAMED_STRINGS: ReadonlyArray<[RegExp, string]> = [
@@ -39,22 +47,25 @@ const FORMATS: Record<string, string> = {
 };
 
 export function sampleFromSchema(root: Schema, rng: SeededRandom): unknown {
-  return sample(root, root, rng, '', 0);
+  return sample(root, root, rng, '', 0, 'schema');
 }
 
-function sample(schema: Schema, root: Schema, rng: SeededRandom, name: string, depth: number): unknown {
-  const s = resolve(schema, root);
+function sample(schema: unknown, root: Schema, rng: SeededRandom, name: string, depth: number, at: string): unknown {
+  if (typeof schema === 'boolean') return schema ? sampleString({}, rng, name) : null;
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema))
+    throw errors.invalidRequest(`Invalid schema: ${at} must be a JSON Schema (an object or a boolean), not ${JSON.stringify(schema)}.`);
+  const s = resolve(schema as Schema, root);
   if ('const' in s) return s.const;
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
   const branch = firstBranch(s.anyOf) ?? firstBranch(s.oneOf);
-  if (branch) return sample(branch, root, rng, name, depth);
-  if (Array.isArray(s.allOf)) return sample(mergeAll(s.allOf as Schema[], root), root, rng, name, depth);
+  if (branch) return sample(branch, root, rng, name, depth, at);
+  if (Array.isArray(s.allOf)) return sample(mergeAll(s.allOf as Schema[], root), root, rng, name, depth, at);
 
   switch (typeOf(s)) {
     case 'object':
-      return depth >= MAX_DEPTH ? {} : sampleObject(s, root, rng, depth);
+      return depth >= MAX_DEPTH ? {} : sampleObject(s, root, rng, depth, at);
     case 'array':
-      return depth >= MAX_DEPTH ? [] : sampleArray(s, root, rng, name, depth);
+      return depth >= MAX_DEPTH ? [] : sampleArray(s, root, rng, name, depth, at);
     case 'integer':
       return sampleNumber(s, rng, true);
     case 'number':
@@ -104,20 +115,20 @@ function typeOf(s: Schema): string | undefined {
   return undefined;
 }
 
-function sampleObject(s: Schema, root: Schema, rng: SeededRandom, depth: number): Record<string, unknown> {
-  const properties = (s.properties ?? {}) as Record<string, Schema>;
+function sampleObject(s: Schema, root: Schema, rng: SeededRandom, depth: number, at: string): Record<string, unknown> {
+  const properties = (s.properties ?? {}) as Record<string, unknown>;
   const keys = Array.isArray(s.required) ? (s.required as string[]) : Object.keys(properties);
   const out: Record<string, unknown> = {};
-  for (const key of keys) out[key] = sample(properties[key] ?? {}, root, rng, key, depth + 1);
+  for (const key of keys) out[key] = sample(properties[key] ?? {}, root, rng, key, depth + 1, `${at}.properties.${key}`);
   return out;
 }
 
-function sampleArray(s: Schema, root: Schema, rng: SeededRandom, name: string, depth: number): unknown[] {
+function sampleArray(s: Schema, root: Schema, rng: SeededRandom, name: string, depth: number, at: string): unknown[] {
   const min = typeof s.minItems === 'number' ? s.minItems : 1;
   const max = typeof s.maxItems === 'number' ? s.maxItems : Math.max(min, 2);
-  const count = Math.min(Math.max(min, 1), max);
-  const items = (s.items && typeof s.items === 'object' ? s.items : {}) as Schema;
-  return Array.from({ length: count }, () => sample(items, root, rng, name, depth + 1));
+  const count = Math.min(Math.max(min, 1), max, MAX_SAMPLED_ITEMS);
+  const items = s.items === undefined || Array.isArray(s.items) ? {} : s.items;
+  return Array.from({ length: count }, () => sample(items, root, rng, name, depth + 1, `${at}.items`));
 }
 
 function sampleNumber(s: Schema, rng: SeededRandom, integer: boolean): number {
@@ -133,7 +144,7 @@ function sampleString(s: Schema, rng: SeededRandom, name: string): string {
     (typeof s.format === 'string' ? FORMATS[s.format] : undefined) ??
     NAMED_STRINGS.find(([re]) => re.test(name))?.[1] ??
     proseWords(rng, rng.int(2, 4)).join(' ');
-  const min = typeof s.minLength === 'number' ? s.minLength : 0;
+  const min = typeof s.minLength === 'number' ? Math.min(s.minLength, MAX_SAMPLED_CHARS) : 0;
   const max = typeof s.maxLength === 'number' ? s.maxLength : Infinity;
   while (value.length < min) value += ' ' + proseWords(rng, 1)[0];
   return value.slice(0, max);
