@@ -42,6 +42,18 @@ export function mcpSuite(start: () => Promise<Stack>) {
     return client;
   }
 
+  /** One JSON-RPC message POSTed to `/mcp` on the first edge with the stack's key, as no SDK would send it. */
+  const postRpc = (message: object) =>
+    fetch(`${stack.origin}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${stack.apiKey}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+    });
+
   const call = async (client: Client, name: string, args: object = {}) =>
     (await client.callTool({ name, arguments: args as Record<string, unknown> })) as CallToolResult;
   const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
@@ -298,30 +310,13 @@ export function mcpSuite(start: () => Promise<Stack>) {
       [{ method: 'tools/list', params: { cursor: 5 } }, 'params.cursor'],
     ] as const;
     for (const [request, field] of cases) {
-      const res = await fetch(`${stack.origin}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${stack.apiKey}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 9, ...request }),
-      });
-      const body = await json(res);
+      const body = await json(await postRpc({ id: 9, ...request }));
       expect(body.error).toMatchObject({ code: -32602, message: expect.stringContaining(field) });
     }
   });
 
   it('is stateless: a tools/call sent to any replica with no session is answered; GET and DELETE are 405', async () => {
-    const res = await fetch(`${stack.origin}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${stack.apiKey}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_models', arguments: {} } }),
-    });
+    const res = await postRpc({ id: 7, method: 'tools/call', params: { name: 'list_models', arguments: {} } });
     expect(res.status).toBe(200);
     expect(res.headers.get('mcp-session-id')).toBeNull();
     const body = await json(res);
