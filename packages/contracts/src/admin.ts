@@ -1,6 +1,7 @@
 /** Admin API bodies (DESIGN.md §6). */
 import { z } from 'zod';
 import type { Usage } from './pricing';
+import { textCanHold } from './stored-text';
 
 /** Largest amount one credit or opening balance may carry (far above any real top-up). */
 export const MAX_CREDIT_USD = 1_000_000_000;
@@ -25,7 +26,7 @@ const text = (field: string, min = 1) =>
     .string({ error: `${field} must be a string` })
     .min(min, `${field} must not be empty`)
     .max(200, `${field} must be at most 200 characters`)
-    .refine((v) => !v.includes('\u0000'), `${field} must not contain NUL characters`);
+    .refine(textCanHold, `${field} must not contain NUL characters`);
 
 const limit = (field: string) =>
   z

@@ -1,5 +1,6 @@
 export * from './errors';
 export * from './validation';
+export * from './stored-text';
 export * from './chat';
 export * from './catalog';
 export * from './pricing';

@@ -3,7 +3,7 @@
  * Passwords are kept as argon2id PHC strings (hash-wasm: WebAssembly, so no native binary to ship).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { errors, type AccountTier, type UserView } from '@unigate/contracts';
+import { errors, hasControlCharacters, type AccountTier, type UserView } from '@unigate/contracts';
 import { argon2id, argon2Verify } from 'hash-wasm';
 import type { DataSource } from 'typeorm';
 import { insertAccount, requireTier } from './accounts';
@@ -12,10 +12,9 @@ import { requireMicros } from './validate';
 
 /** OWASP's argon2id baseline: 19 MiB, 2 passes, 1 lane. */
 const ARGON2 = { parallelism: 1, iterations: 2, memorySize: 19_456, hashLength: 32 } as const;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 // Control characters are no part of an address (and Postgres text cannot hold NUL).
-// eslint-disable-next-line no-control-regex -- control characters are what is refused
-const EMAIL = /^[^\s@\u0000-\u001f\u007f]+@[^\s@\u0000-\u001f\u007f]+\.[^\s@\u0000-\u001f\u007f]+$/;
-const isEmail = (normalized: string) => EMAIL.test(normalized) && normalized.length <= 254;
+const isEmail = (normalized: string) => EMAIL.test(normalized) && normalized.length <= 254 && !hasControlCharacters(normalized);
 export const PASSWORD_MIN = 8;
 const PASSWORD_MAX = 200;
 

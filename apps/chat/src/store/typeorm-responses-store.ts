@@ -1,6 +1,5 @@
 /** The ResponsesStore on the chat service's own Postgres schema (`chat`). */
-import type { ResponsesInputItem } from '@unigate/contracts';
-import { textCanHold } from '@unigate/platform/database';
+import { textCanHold, type ResponsesInputItem } from '@unigate/contracts';
 import type { DataSource } from 'typeorm';
 import type { ResponsesStore, StoredResponse } from '../domain/responses-store';
 

@@ -2,9 +2,9 @@
  * Video tasks in the `video` schema. Status changes are compare-and-set (`UPDATE … WHERE status =
  * ANY(from)`): of two pollers that see the same end, one wins, so a task settles once.
  */
-import type { Channel, ModelInfo, VideoGenerationRequest, VideoTaskStatus } from '@unigate/contracts';
+import { textCanHold, type Channel, type ModelInfo, type VideoGenerationRequest, type VideoTaskStatus } from '@unigate/contracts';
 import type { DataSource } from 'typeorm';
-import { jsonbText, textCanHold } from '@unigate/platform/database';
+import { jsonbText } from '@unigate/platform/database';
 
 export interface TaskResult {
   content?: { video_url: string };

@@ -11,14 +11,6 @@ export function jsonbText(value: unknown): string {
   });
 }
 
-/**
- * Whether Postgres text can hold `s`: it cannot hold NUL. A lookup by a value it cannot hold finds
- * nothing, and is answered so without a query (which would fail with an encoding error).
- */
-export function textCanHold(s: string): boolean {
-  return !s.includes('\u0000');
-}
-
 /** Lone surrogates and NUL → U+FFFD (String.prototype.toWellFormed without needing the ES2024 lib). */
 function clean(s: string): string {
   // eslint-disable-next-line no-control-regex -- NUL is exactly what jsonb refuses

@@ -4,13 +4,13 @@
  * again after resolution when the webhook is sent.
  */
 import { isIP } from 'node:net';
+import { hasControlCharacters } from '../../stored-text';
 import { invalidParameter } from '../images/alpha-generation';
 
 export function checkWebhookUrl(raw: string, allowPrivate: boolean): void {
   // The URL parser would drop or escape them, but the task keeps the URL as given (and Postgres text
   // cannot hold NUL).
-  // eslint-disable-next-line no-control-regex -- control characters are what is refused
-  if (/[\u0000-\u001f\u007f]/.test(raw)) throw invalidParameter('webhook_url must not contain control characters.', 'webhook_url');
+  if (hasControlCharacters(raw)) throw invalidParameter('webhook_url must not contain control characters.', 'webhook_url');
   let url: URL;
   try {
     url = new URL(raw);

@@ -1,0 +1,18 @@
+/**
+ * What client text may hold where it is stored or used as an address. Postgres text cannot hold NUL,
+ * and control characters are no part of an email address or a URL someone will be sent to.
+ */
+
+/**
+ * Whether Postgres text can hold `s`: it cannot hold NUL. A lookup by a value it cannot hold finds
+ * nothing, and is answered so without a query (which would fail with an encoding error).
+ */
+export function textCanHold(s: string): boolean {
+  return !s.includes('\u0000');
+}
+
+/** Whether `s` holds a C0 control character or DEL (NUL among them). */
+export function hasControlCharacters(s: string): boolean {
+  // eslint-disable-next-line no-control-regex -- control characters are what is looked for
+  return /[\u0000-\u001f\u007f]/.test(s);
+}
