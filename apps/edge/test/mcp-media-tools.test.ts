@@ -182,9 +182,9 @@ describe('MCP tools of file and byte capabilities (stand-in specs on the real pi
   it('files the schema refuses are -32602 Invalid params naming the file, and nothing is called', async () => {
     const before = holds.length;
     for (const [files, field] of [
-      [[{ field: 'image', data: PNG.toString('base64') }, 'not a file'], 'files.1'],
-      [[{ field: 'image' }], 'files.0.data'],
-      [[{ field: 'image', data: 'data:image/png,%zz' }], 'files.0.data'],
+      [[{ field: 'image', data: PNG.toString('base64') }, 'not a file'], 'files[1]'],
+      [[{ field: 'image' }], 'files[0].data'],
+      [[{ field: 'image', data: 'data:image/png,%zz' }], 'files[0].data'],
     ] as const) {
       const err = await call('test_images_edits', { model: 'edit-model', prompt: 'x', files }).catch((e: unknown) => e);
       expect(err).toMatchObject({ code: -32602, message: expect.stringContaining(`'${field}'`) });

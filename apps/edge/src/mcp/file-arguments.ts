@@ -7,6 +7,7 @@
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { jsonSchemaOf, type JsonSchema } from '../reference/endpoint-schemas';
+import { parseParams } from './invalid-params';
 
 export const FILES_ARGUMENT = 'files';
 
@@ -20,6 +21,9 @@ const filesArgument = z
     }),
   )
   .describe('The files of the multipart request (e.g. `image`, `mask`), each as base64 or a data: URI.');
+
+/** A tool call's arguments as far as their files go: a refusal names the file (`files[1].data`). */
+const withFiles = z.looseObject({ [FILES_ARGUMENT]: filesArgument.optional() });
 
 type FileArgument = z.infer<typeof filesArgument>[number];
 
@@ -35,20 +39,12 @@ export function toFormData(args: Record<string, unknown>): FormData {
     if (name === FILES_ARGUMENT || value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) form.append(name, typeof v === 'string' ? v : JSON.stringify(v));
   }
-  const files = args[FILES_ARGUMENT] === undefined ? [] : checked(args[FILES_ARGUMENT]);
+  const files = parseParams(withFiles, args)[FILES_ARGUMENT] ?? [];
   files.forEach((file, i) => {
     const { bytes, type } = decode(file, i);
     form.append(file.field, new Blob([bytes], { type }), file.filename ?? `${file.field}-${i + 1}`);
   });
   return form;
-}
-
-/** The `files` argument as its schema says, or -32602 Invalid params naming what is wrong. */
-function checked(files: unknown): FileArgument[] {
-  const parsed = filesArgument.safeParse(files);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new McpError(ErrorCode.InvalidParams, `Invalid '${[FILES_ARGUMENT, ...(issue?.path ?? [])].join('.')}': ${issue?.message ?? ''}`);
 }
 
 function decode(file: FileArgument, i: number): { bytes: Buffer; type: string } {
@@ -64,7 +60,7 @@ function percentDecoded(text: string, i: number): string {
   } catch {
     throw new McpError(
       ErrorCode.InvalidParams,
-      `Invalid '${FILES_ARGUMENT}.${i}.data': a data: URI without ;base64 must be percent-encoded text.`,
+      `Invalid '${FILES_ARGUMENT}[${i}].data': a data: URI without ;base64 must be percent-encoded text.`,
     );
   }
 }

@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ResourceContext, GatewayResource } from './resources';
+import { parseParams } from './invalid-params';
 import type { GatewayTool, ToolContext } from './tools';
 
 export interface McpServerDeps {
@@ -62,10 +63,5 @@ function onRequest<S extends z.ZodType>(
   schema: S,
   handler: (request: z.infer<S>, extra: Extra) => ServerResult | Promise<ServerResult>,
 ): void {
-  server.setRequestHandler(z.looseObject({ method: z.literal(method) }), (request, extra) => {
-    const parsed = schema.safeParse(request);
-    if (parsed.success) return handler(parsed.data, extra);
-    const issue = parsed.error.issues[0];
-    throw new McpError(ErrorCode.InvalidParams, `Invalid ${method} request at '${issue?.path.join('.') ?? ''}': ${issue?.message ?? ''}`);
-  });
+  server.setRequestHandler(z.looseObject({ method: z.literal(method) }), (request, extra) => handler(parseParams(schema, request), extra));
 }
