@@ -50,7 +50,7 @@ export function zodToGatewayError(error: z.ZodError): GatewayError {
 }
 
 /** What a wrong value was, for a message: its JSON type, without echoing the value itself. */
-function describeValue(value: unknown): string {
+export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'number' && !Number.isInteger(value)) return 'a fractional number';

@@ -92,7 +92,7 @@ describe('sampleFromSchema', () => {
 
   it('refuses, like a vendor, a subschema that is no schema: a 400 naming where', () => {
     for (const [schema, where] of [
-      [{ type: 'object', properties: { a: 5 } }, 'schema.properties.a must be a JSON Schema (an object or a boolean), not a number'],
+      [{ type: 'object', properties: { a: 5 } }, 'schema.properties.a must be a JSON Schema (an object or a boolean), got number'],
       [{ type: 'object', properties: { list: { type: 'array', items: 'x' } } }, 'schema.properties.list.items must be a JSON Schema'],
     ] as const) {
       expect(() => sample(schema)).toThrow(expect.objectContaining({ status: 400, message: expect.stringContaining(where) }));

@@ -8,7 +8,7 @@
  * 400 naming where. And it keeps samples small whatever the schema asks (`minItems`, `minLength` in
  * the millions): a model would write until max_tokens cut it off, the simulator would build it all first.
  */
-import { errors } from '@unigate/contracts';
+import { describeValue, errors } from '@unigate/contracts';
 import { proseWords } from './prose';
 import type { SeededRandom } from './seeded-random';
 
@@ -53,7 +53,7 @@ export function sampleFromSchema(root: Schema, rng: SeededRandom): unknown {
 function sample(schema: unknown, root: Schema, rng: SeededRandom, name: string, depth: number, at: string): unknown {
   if (typeof schema === 'boolean') return schema ? sampleString({}, rng, name) : null;
   if (!schema || typeof schema !== 'object' || Array.isArray(schema))
-    throw errors.invalidRequest(`Invalid schema: ${at} must be a JSON Schema (an object or a boolean), not ${kindOf(schema)}.`);
+    throw errors.invalidRequest(`Invalid schema: ${at} must be a JSON Schema (an object or a boolean), got ${describeValue(schema)}.`);
   const s = resolve(schema as Schema, root);
   if ('const' in s) return s.const;
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
@@ -77,11 +77,6 @@ function sample(schema: unknown, root: Schema, rng: SeededRandom, name: string, 
     default:
       return sampleString(s, rng, name);
   }
-}
-
-/** What a value is, for an error message (never the value itself, which can be a long string). */
-function kindOf(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
 }
 
 function resolve(schema: Schema, root: Schema): Schema {
