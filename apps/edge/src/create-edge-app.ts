@@ -32,6 +32,7 @@ import type { FastifyInstance } from 'fastify';
 import { Authenticator, keyCacheTtlFromEnv } from './auth/authenticator';
 import { EdgeModule } from './edge.module';
 import type { EdgeOptions } from './edge-options';
+import { registerBodyDecoding } from './http/body-encoding';
 import { BODY_LIMIT_BYTES } from './http/error-renderer';
 import { GatewayExceptionFilter } from './http/exception.filter';
 import { httpSettingsFromEnv, type HttpSettings } from './http/http-settings';
@@ -107,6 +108,7 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
   fastify.server.maxConnections = http.maxConnections;
   answerUnmetExpectations(fastify.server);
   registerJsonBodyParser(fastify);
+  registerBodyDecoding(fastify, BODY_LIMIT_BYTES);
   registerRequestHooks(fastify);
 
   const auth = new Authenticator(ports.billing, {

@@ -2,6 +2,7 @@
  * POST /v1/chat/completions end to end with the official `openai` client, against any deployment.
  * The same suite runs on the standalone process and on the distributed stack.
  */
+import { gzipSync } from 'node:zlib';
 import OpenAI from 'openai';
 import { Admin, eventually } from './admin';
 import type { Stack } from './stacks';
@@ -236,6 +237,23 @@ export function chatSuite(start: () => Promise<Stack>) {
       expect(res.headers.get('x-request-id')).toMatch(/^req_/);
       const body = await json(res);
       expect(body.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_json' });
+    });
+
+    it('reads a gzip-encoded body (a coding agent compressing its session); refuses zstd with 415 and Accept-Encoding', async () => {
+      const body = JSON.stringify({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'compressed hello' }] });
+      const send = (encoded: Buffer, coding: string) =>
+        fetch(`${stack.baseURL}/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json', 'content-encoding': coding },
+          body: encoded,
+        });
+      const ok = await send(gzipSync(body), 'gzip');
+      expect(ok.status).toBe(200);
+      expect((await json(ok)).choices[0].message.content.length).toBeGreaterThan(0);
+      const refused = await send(Buffer.from(body), 'zstd');
+      expect(refused.status).toBe(415);
+      expect(refused.headers.get('accept-encoding')).toBe('gzip, deflate, br');
+      expect((await json(refused)).error).toMatchObject({ type: 'invalid_request_error', code: 'unsupported_content_encoding' });
     });
 
     it('answers an unknown model with 404 model_not_found', async () => {
