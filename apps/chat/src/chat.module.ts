@@ -10,10 +10,11 @@ import {
   UsageRecorder,
   type EventBus,
 } from '@unigate/platform';
-import { endpointServiceHandlers, GRPC_HANDLERS } from '@unigate/platform/distributed';
+import { endpointServiceHandlers, GRPC_HANDLERS, storedResponseHandlers } from '@unigate/platform/distributed';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
 import { createChatService } from './create-chat';
+import { StoredResponseReads } from './domain/stored-response-reads';
 import { responsesRetentionDays, startResponsesExpiry } from './responses-expiry';
 import { openChatDataSource } from './store/chat-data-source';
 import { TypeOrmResponsesStore } from './store/typeorm-responses-store';
@@ -34,7 +35,8 @@ const EXPIRY = Symbol('EXPIRY');
 
 /**
  * The chat service process: the chat endpoints' runner behind EndpointService, usage events to Kafka,
- * stored Responses in its own Postgres schema (`chat`), expired by their retention.
+ * stored Responses in its own Postgres schema (`chat`), read back and deleted by id behind
+ * ResponsesService, expired by their retention.
  */
 @Module({
   providers: [
@@ -77,6 +79,7 @@ const EXPIRY = Symbol('EXPIRY');
             responses,
           }),
         ),
+        responses: storedResponseHandlers(new StoredResponseReads(responses)),
       }),
     },
   ],

@@ -21,6 +21,7 @@ import {
   openChatDataSource,
   responsesRetentionDays,
   startResponsesExpiry,
+  StoredResponseReads,
   StoredResponses,
   TypeOrmResponsesStore,
 } from '../src';
@@ -69,6 +70,9 @@ class ScriptedRunner implements EndpointPort {
     };
   }
 }
+
+/** A bare answer, for turns saved straight into the store. */
+const answered = (id: string): ResponsesResponse => ({ id, object: 'response', created_at: 1, model: 'm', output: [] });
 
 let db: TestDatabase;
 let ds: DataSource;
@@ -172,6 +176,47 @@ describe('stored responses', () => {
     const c = call({ model: 'gamma-2.5-flash', input: 'x' });
     await expect(new StoredResponses(failing, store).call(c)).rejects.toMatchObject({ status: 502 });
     expect(await store.conversation('acct-a', `resp_${c.request_id}`)).toBeNull();
+  });
+});
+
+describe('stored responses read back and deleted by id', () => {
+  it('gives back the response as it was answered, in its own account only', async () => {
+    const res = (await port.call(call({ model: 'gamma-2.5-flash', input: 'keep me' }))) as ResponsesResponse;
+    const reads = new StoredResponseReads(store);
+    expect(await reads.retrieve('acct-a', res.id)).toEqual(res);
+    await expect(reads.retrieve('acct-b', res.id)).rejects.toMatchObject({ status: 404, code: 'not_found' });
+    await expect(reads.retrieve('acct-a', 'resp_nope')).rejects.toMatchObject({
+      status: 404,
+      message: "Response with id 'resp_nope' not found.",
+    });
+    // Postgres text holds no NUL: such an id is not found without a query.
+    await expect(reads.retrieve('acct-a', 'resp_\u0000')).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('has nothing to give back for store: false, or for a row stored before answers were kept', async () => {
+    const res = (await port.call(call({ model: 'gamma-2.5-flash', input: 'x', store: false }))) as ResponsesResponse;
+    expect(await store.answer('acct-a', res.id)).toBeNull();
+    await ds.query(`INSERT INTO chat.responses (id, account_id, model, items) VALUES ('resp_old_row', 'acct-a', 'm', '[]')`);
+    expect(await store.answer('acct-a', 'resp_old_row')).toBeNull();
+    expect(await store.conversation('acct-a', 'resp_old_row')).toEqual([]);
+  });
+
+  it('deletes a response in its own account; the turns that continued it can no longer be continued', async () => {
+    const reads = new StoredResponseReads(store);
+    const first = (await port.call(call({ model: 'gamma-2.5-flash', input: 'one' }))) as ResponsesResponse;
+    const second = (await port.call(call({ model: 'gamma-2.5-flash', input: 'two', previous_response_id: first.id }))) as ResponsesResponse;
+    await expect(reads.remove('acct-b', first.id)).rejects.toMatchObject({ status: 404 });
+    expect(await store.answer('acct-a', first.id)).not.toBeNull();
+    await reads.remove('acct-a', first.id);
+    await expect(reads.retrieve('acct-a', first.id)).rejects.toMatchObject({ status: 404 });
+    await expect(reads.remove('acct-a', first.id)).rejects.toMatchObject({ status: 404 });
+    // The later turn is still there to read, but its conversation is cut.
+    expect(await reads.retrieve('acct-a', second.id)).toEqual(second);
+    expect(await store.conversation('acct-a', second.id)).toBeNull();
+    await expect(port.call(call({ model: 'gamma-2.5-flash', input: 'three', previous_response_id: second.id }))).rejects.toMatchObject({
+      status: 404,
+      param: 'previous_response_id',
+    });
   });
 });
 
@@ -335,7 +380,14 @@ describe('stored responses as a chain', () => {
     const [a1, a2] = await conversation(2, account);
     const [b1] = await conversation(1, account);
     const again = `resp_again_${Date.now()}`;
-    const turn = (previous: string) => ({ id: again, account_id: account, model: 'm', previous_id: previous, items: [] });
+    const turn = (previous: string) => ({
+      id: again,
+      account_id: account,
+      model: 'm',
+      previous_id: previous,
+      items: [],
+      response: answered(again),
+    });
     expect(await store.save(turn(a2))).toBe(true);
     await ds.query(`UPDATE chat.responses SET created_at = now() - interval '40 days' WHERE id = ANY($1)`, [[a1, a2, again]]);
     expect(await store.save(turn(b1))).toBe(true);
@@ -417,7 +469,14 @@ describe('the conversation migration', () => {
         });
         // A continuation of a row stored before joins its conversation, written by this version or,
         // mid-upgrade, by the previous one, which knows nothing of chain_id.
-        await new TypeOrmResponsesStore(after).save({ id: 'g', account_id: 'acct', model: 'm', previous_id: 'c', items: [] });
+        await new TypeOrmResponsesStore(after).save({
+          id: 'g',
+          account_id: 'acct',
+          model: 'm',
+          previous_id: 'c',
+          items: [],
+          response: answered('g'),
+        });
         await after.query(`INSERT INTO chat.responses (id, account_id, model, previous_id, items) VALUES ('h', 'acct', 'm', 'g', '[]')`);
         await after.query(`INSERT INTO chat.responses (id, account_id, model, items) VALUES ('i', 'acct', 'm', '[]')`);
         expect(await after.query(`SELECT id, chain_id FROM chat.responses WHERE id IN ('g', 'h', 'i') ORDER BY id`)).toEqual([

@@ -15,6 +15,7 @@ import {
   type CapabilityService,
   type CatalogPort,
   type EndpointPort,
+  type StoredResponsePort,
   type VideoTaskPort,
 } from '@unigate/contracts';
 import {
@@ -50,6 +51,7 @@ import type { Reservations } from '@unigate/billing/reservations';
 import { registerFileRoutes, type FileRoutesOptions } from './files/file-routes';
 import { EndpointPipeline } from './pipeline/endpoint-pipeline';
 import { registerEndpoints } from './pipeline/register-endpoints';
+import { registerStoredResponseRoutes } from './responses/stored-response-routes';
 import { registerVideoTaskRoutes } from './videos/video-task-routes';
 
 export interface EdgePorts {
@@ -59,6 +61,8 @@ export interface EdgePorts {
   services: Partial<Record<CapabilityService, EndpointPort>>;
   /** Video task lookups (the API and the dashboard), where the deployment runs the video service. */
   videoTasks?: VideoTaskPort;
+  /** Stored Responses read back and deleted by id (the chat service's). */
+  storedResponses?: StoredResponsePort;
 }
 
 export interface EdgeAppOptions extends EdgeOptions {
@@ -128,8 +132,9 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
   const served = ENDPOINTS.filter((s) => pipeline.serves(s));
   // Task lookups: the video task route below, served with the video task port.
   const lookups = ports.videoTasks ? served.filter((s) => s.lookup) : [];
-  registerMcp(fastify, { auth, billing: ports.billing, catalog: ports.catalog, specs: served, lookups, logger });
-  registerReference(fastify, served, lookups, EDGE_VERSION);
+  const storedResponses = Boolean(ports.storedResponses);
+  registerMcp(fastify, { auth, billing: ports.billing, catalog: ports.catalog, specs: served, lookups, storedResponses, logger });
+  registerReference(fastify, served, { lookups, storedResponses }, EDGE_VERSION);
   if (opts.files) registerFileRoutes(fastify, opts.files);
   registerWeb(fastify, {
     billing: ports.billing,
@@ -139,6 +144,7 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
     logger,
   });
   if (ports.videoTasks) registerVideoTaskRoutes(fastify, ports.videoTasks, ports.billing, auth, opts.adminToken);
+  if (ports.storedResponses) registerStoredResponseRoutes(fastify, ports.storedResponses, auth);
 
   @Module({
     imports: [

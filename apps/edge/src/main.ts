@@ -11,7 +11,7 @@ import {
   readEnv,
   resultStorageFromEnv,
 } from '@unigate/platform';
-import { GrpcCatalogClient, GrpcEndpointClient, GrpcVideoTaskClient } from '@unigate/platform/distributed';
+import { GrpcCatalogClient, GrpcEndpointClient, GrpcStoredResponseClient, GrpcVideoTaskClient } from '@unigate/platform/distributed';
 import { TOPICS } from '@unigate/contracts';
 import { z } from 'zod';
 import { GrpcBillingClient } from './clients/grpc-billing.client';
@@ -73,6 +73,7 @@ async function main() {
         ...(e.VIDEO_GRPC_URL && { video: new GrpcEndpointClient(e.VIDEO_GRPC_URL) }),
       },
       ...(e.VIDEO_GRPC_URL && { videoTasks: new GrpcVideoTaskClient(e.VIDEO_GRPC_URL) }),
+      storedResponses: new GrpcStoredResponseClient(e.CHAT_GRPC_URL),
     },
     adminToken: e.UNIGATE_ADMIN_TOKEN,
     logger,

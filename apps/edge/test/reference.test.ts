@@ -51,12 +51,13 @@ describe('API reference: /openapi.json and /docs', () => {
 
   beforeAll(async () => {
     app = (await createEdgeApp({
-      // With the video task port: its lookup route is served, so it must be documented.
+      // With the video task and stored-response ports: their routes are served, so they must be documented.
       ports: {
         billing: {} as never,
         catalog: {} as never,
         services: { chat: {} as never, media: {} as never, video: {} as never },
         videoTasks: {} as never,
+        storedResponses: {} as never,
       },
       logger: createLogger('reference-test'),
       instanceId: 'reference-test',
@@ -114,6 +115,20 @@ describe('API reference: /openapi.json and /docs', () => {
     // A too-long id is refused while routing, in the default shape; there is no other 400.
     expect(op.responses['414'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorShapeB');
     expect(op.responses).not.toHaveProperty('400');
+  });
+
+  it('documents reading back and deleting a stored response, in Shape B, the answer in the schema POST /v1/responses answers', () => {
+    const item = doc.paths['/v1/responses/{id}'];
+    expect(Object.keys(item).sort()).toEqual(['delete', 'get']);
+    const created = doc.paths['/v1/responses'].post.responses['200'].content['application/json'].schema;
+    expect(item.get.responses['200'].content['application/json'].schema).toEqual(created);
+    expect(item.delete.responses['200'].content['application/json'].schema.properties.deleted).toEqual({ const: true });
+    for (const op of [item.get, item.delete]) {
+      expect(op.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }]);
+      for (const status of ['401', '404']) {
+        expect(op.responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorShapeB');
+      }
+    }
   });
 
   it('covers every public route the edge serves, and documents none it does not serve', () => {

@@ -6,7 +6,14 @@
 import type { INestApplication } from '@nestjs/common';
 import { createBillingDomain, openBillingDataSource } from '@unigate/billing';
 import { createCatalog, type Env } from '@unigate/catalog';
-import { createChatService, openChatDataSource, responsesRetentionDays, startResponsesExpiry, TypeOrmResponsesStore } from '@unigate/chat';
+import {
+  createChatService,
+  openChatDataSource,
+  responsesRetentionDays,
+  startResponsesExpiry,
+  StoredResponseReads,
+  TypeOrmResponsesStore,
+} from '@unigate/chat';
 import { join } from 'node:path';
 import { createMediaService, interactionRegistry } from '@unigate/media';
 import { createVideoService, DEFAULT_WEBHOOK_RETRY, openVideoDataSource, TimerPolls, TimerWebhooks } from '@unigate/video/embedded';
@@ -120,6 +127,7 @@ export async function composeGateway(opts: ComposeOptions): Promise<Gateway> {
           video,
         },
         videoTasks: video,
+        storedResponses: new StoredResponseReads(responses),
       },
       adminToken: opts.adminToken,
       logger,

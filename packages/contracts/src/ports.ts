@@ -206,6 +206,17 @@ export interface VideoTaskPort {
   webhookSecret(accountId: string): Promise<string>;
 }
 
+/**
+ * Stored Responses read back and deleted by id (GET and DELETE /v1/responses/{id}), the chat
+ * service's: the response as it was answered, in the caller's account. An unknown id, another
+ * account's, one created with `store: false`, or one that expired is a 404.
+ */
+export interface StoredResponsePort {
+  retrieve(accountId: string, id: string): Promise<import('./responses/response').ResponsesResponse>;
+  /** Deletes it; the turns that continued it can no longer be continued (their chain is cut). */
+  remove(accountId: string, id: string): Promise<void>;
+}
+
 /** Where results that outlive a request (alpha images, finished videos) are kept. */
 export interface ResultStore {
   /** Keeps the bytes and answers a link to them (gateway-relative, signed, time-limited). */

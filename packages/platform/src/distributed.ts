@@ -10,4 +10,5 @@ export * from './grpc/grpc-server';
 export * from './grpc/grpc-client';
 export * from './grpc/endpoint-transport';
 export * from './grpc/video-task-transport';
+export * from './grpc/stored-response-transport';
 export * from './grpc/grpc-catalog-client';

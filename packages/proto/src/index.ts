@@ -8,6 +8,7 @@ import { loadSync } from '@grpc/proto-loader';
 import type { BillingServiceClient, BillingServiceHandlers } from './generated/unigate/billing/v1/BillingService';
 import type { CatalogServiceClient, CatalogServiceHandlers } from './generated/unigate/catalog/v1/CatalogService';
 import type { EndpointServiceClient, EndpointServiceHandlers } from './generated/unigate/endpoint/v1/EndpointService';
+import type { ResponsesServiceClient, ResponsesServiceHandlers } from './generated/unigate/responses/v1/ResponsesService';
 import type { VideoServiceClient, VideoServiceHandlers } from './generated/unigate/video/v1/VideoService';
 
 export const PROTO_DIR = join(__dirname, '..', 'proto');
@@ -17,6 +18,7 @@ export const SERVICES = {
   catalog: { package: 'unigate.catalog.v1', service: 'CatalogService', protoPath: join(PROTO_DIR, 'catalog.proto') },
   billing: { package: 'unigate.billing.v1', service: 'BillingService', protoPath: join(PROTO_DIR, 'billing.proto') },
   video: { package: 'unigate.video.v1', service: 'VideoService', protoPath: join(PROTO_DIR, 'video.proto') },
+  responses: { package: 'unigate.responses.v1', service: 'ResponsesService', protoPath: join(PROTO_DIR, 'responses.proto') },
 } as const;
 export type ServiceName = keyof typeof SERVICES;
 
@@ -28,6 +30,7 @@ export interface ServiceTypes {
   catalog: { client: CatalogServiceClient; handlers: CatalogServiceHandlers };
   billing: { client: BillingServiceClient; handlers: BillingServiceHandlers };
   video: { client: VideoServiceClient; handlers: VideoServiceHandlers };
+  responses: { client: ResponsesServiceClient; handlers: ResponsesServiceHandlers };
 }
 
 export interface LoadedService<N extends ServiceName> {
@@ -82,3 +85,6 @@ export type { GetTaskRequest__Output } from './generated/unigate/video/v1/GetTas
 export type { TaskReply__Output } from './generated/unigate/video/v1/TaskReply';
 export type { ListTasksRequest__Output } from './generated/unigate/video/v1/ListTasksRequest';
 export type { TaskList__Output } from './generated/unigate/video/v1/TaskList';
+export type { ResponsesServiceHandlers, ResponsesServiceClient } from './generated/unigate/responses/v1/ResponsesService';
+export type { ResponseRef__Output } from './generated/unigate/responses/v1/ResponseRef';
+export type { StoredResponse__Output } from './generated/unigate/responses/v1/StoredResponse';

@@ -5,7 +5,7 @@
  * conversation is that chain read back from the first turn. Responses belong to the account that
  * created them.
  */
-import type { ResponsesInputItem } from '@unigate/contracts';
+import type { ResponsesInputItem, ResponsesResponse } from '@unigate/contracts';
 
 export interface StoredResponse {
   id: string;
@@ -15,6 +15,8 @@ export interface StoredResponse {
   previous_id: string | null;
   /** This turn: its new input and its output. */
   items: ResponsesInputItem[];
+  /** The response as it was answered, given back by GET /v1/responses/{id}. */
+  response: ResponsesResponse;
 }
 
 export interface ResponsesStore {
@@ -28,6 +30,10 @@ export interface ResponsesStore {
    * account (it expired while this one was being answered).
    */
   save(response: StoredResponse): Promise<boolean>;
+  /** The response as it was answered, or null: unknown, another account's, or stored before answers were kept. */
+  answer(accountId: string, id: string): Promise<ResponsesResponse | null>;
+  /** Deletes the response; false when there was none in the account. */
+  remove(accountId: string, id: string): Promise<boolean>;
   /**
    * Deletes the responses created before `before` whose conversation (every response linked to the
    * same first turn) has none created since: a conversation stays whole while any of its turns is

@@ -79,6 +79,7 @@ export class StoredResponses implements EndpointPort {
       model: body.model,
       previous_id: body.previous_response_id ?? null,
       items: [...inputItems(body), ...(response.output as ResponsesInputItem[])],
+      response,
     };
     if (await this.store.save(turn)) return;
     // The conversation expired during the call (an idle one continued as the sweep ran): this turn

@@ -1,5 +1,5 @@
 /** The ResponsesStore on the chat service's own Postgres schema (`chat`). */
-import { textCanHold, type ResponsesInputItem } from '@unigate/contracts';
+import { textCanHold, type ResponsesInputItem, type ResponsesResponse } from '@unigate/contracts';
 import type { DataSource } from 'typeorm';
 import type { ResponsesStore, StoredResponse } from '../domain/responses-store';
 
@@ -38,15 +38,33 @@ export class TypeOrmResponsesStore implements ResponsesStore {
     // The table's trigger names the conversation (chain_id) from the response this one continued. An
     // id the upstream sends again is a new turn: it replaces the row, and its age starts again.
     const rows = (await this.ds.query(
-      `INSERT INTO chat.responses (id, account_id, model, previous_id, items)
-       SELECT $1, $2, $3, $4, $5
+      `INSERT INTO chat.responses (id, account_id, model, previous_id, items, response)
+       SELECT $1, $2, $3, $4, $5, $6
         WHERE $4::text IS NULL OR EXISTS (SELECT 1 FROM chat.responses WHERE id = $4 AND account_id = $2)
        ON CONFLICT (id) DO UPDATE SET account_id = EXCLUDED.account_id, model = EXCLUDED.model,
-         previous_id = EXCLUDED.previous_id, items = EXCLUDED.items, created_at = EXCLUDED.created_at
+         previous_id = EXCLUDED.previous_id, items = EXCLUDED.items, response = EXCLUDED.response,
+         created_at = EXCLUDED.created_at
        RETURNING 1`,
-      [r.id, r.account_id, r.model, r.previous_id, JSON.stringify(r.items)],
+      [r.id, r.account_id, r.model, r.previous_id, JSON.stringify(r.items), JSON.stringify(r.response)],
     )) as unknown[];
     return rows.length > 0;
+  }
+
+  async answer(accountId: string, id: string): Promise<ResponsesResponse | null> {
+    if (!textCanHold(id)) return null;
+    const [row] = (await this.ds.query(`SELECT response FROM chat.responses WHERE id = $1 AND account_id = $2`, [id, accountId])) as Array<{
+      response: string | null;
+    }>;
+    return row?.response ? (JSON.parse(row.response) as ResponsesResponse) : null;
+  }
+
+  async remove(accountId: string, id: string): Promise<boolean> {
+    if (!textCanHold(id)) return false;
+    const [, count] = (await this.ds.query(`DELETE FROM chat.responses WHERE id = $1 AND account_id = $2`, [id, accountId])) as [
+      unknown,
+      number,
+    ];
+    return count > 0;
   }
 
   async expire(before: Date): Promise<number> {

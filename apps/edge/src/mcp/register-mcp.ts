@@ -28,6 +28,8 @@ export interface McpDeps {
   specs: readonly AnyEndpointSpec[];
   /** The specs whose task lookup (GET `<path>/{id}`) the edge serves: one tool each (default none). */
   lookups?: readonly AnyEndpointSpec[];
+  /** Whether the edge serves GET and DELETE /v1/responses/{id} (for the reference resource). */
+  storedResponses?: boolean;
   logger: Logger;
 }
 
@@ -59,6 +61,7 @@ export function registerMcp(fastify: FastifyInstance, deps: McpDeps): void {
         catalog: deps.catalog,
         specs: deps.specs,
         lookups,
+        storedResponses: deps.storedResponses ?? false,
       },
     });
     // Plain JSON answers: each request is one exchange, and proxies pass JSON more readily than SSE.

@@ -13,6 +13,8 @@ export interface ResourceContext {
   specs: readonly AnyEndpointSpec[];
   /** The specs whose task lookup is served. */
   lookups: readonly AnyEndpointSpec[];
+  /** Whether GET and DELETE /v1/responses/{id} are served. */
+  storedResponses: boolean;
 }
 
 export interface GatewayResource {
@@ -56,7 +58,7 @@ export const apiReferenceResource: GatewayResource = {
     description: 'The HTTP API: every endpoint with its request schema, billing units and error shapes (generated from the contracts).',
     mimeType: 'text/markdown',
   },
-  read: async ({ specs, lookups }) => apiReferenceMarkdown(specs, lookups),
+  read: async ({ specs, lookups, storedResponses }) => apiReferenceMarkdown(specs, lookups, storedResponses),
 };
 
 export const GATEWAY_RESOURCES: readonly GatewayResource[] = [modelCatalogResource, priceListResource, apiReferenceResource];

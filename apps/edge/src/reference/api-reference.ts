@@ -1,5 +1,5 @@
 /** The API reference as markdown, generated from the endpoint specs (the MCP `reference` resource). */
-import { lookupPath, type AnyEndpointSpec } from '@unigate/contracts';
+import { lookupPath, responsesSpec, type AnyEndpointSpec } from '@unigate/contracts';
 import { lookupToolName, toolName } from '../mcp/tools';
 import { ACCOUNT_ROUTES, routeParameters } from './account-routes';
 import { requestJsonSchema, summaryOf } from './endpoint-schemas';
@@ -10,8 +10,12 @@ const SHAPES: Record<string, string> = {
   anthropic: 'Anthropic\'s `{"type": "error", "error": {"type", "message"}, "request_id"}`',
 };
 
-/** `lookups`: the specs whose task lookup (GET `<path>/{id}`) is served. */
-export function apiReferenceMarkdown(specs: readonly AnyEndpointSpec[], lookups: readonly AnyEndpointSpec[]): string {
+/** `lookups`: the specs whose task lookup (GET `<path>/{id}`) is served; `storedResponses`: whether GET and DELETE /v1/responses/{id} are. */
+export function apiReferenceMarkdown(
+  specs: readonly AnyEndpointSpec[],
+  lookups: readonly AnyEndpointSpec[],
+  storedResponses = false,
+): string {
   return [
     '# Unigate API reference',
     '',
@@ -28,6 +32,7 @@ export function apiReferenceMarkdown(specs: readonly AnyEndpointSpec[], lookups:
     '## Endpoints',
     '',
     ...specs.flatMap((spec) => [...endpointSection(spec), ...(lookups.includes(spec) ? lookupSection(spec) : [])]),
+    ...(storedResponses ? storedResponseSections() : []),
     '## Account',
     '',
     ...ACCOUNT_ROUTES.flatMap((r) => {
@@ -74,6 +79,22 @@ function lookupSection(spec: AnyEndpointSpec): string[] {
     `- Answer: JSON, the same schema as POST ${spec.path}'s; free`,
     `- Errors: ${SHAPES[spec.errorShape()]}; 404 for an id your account does not have`,
     `- MCP tool: \`${lookupToolName(spec)}\``,
+    '',
+  ];
+}
+
+function storedResponseSections(): string[] {
+  const path = lookupPath(responsesSpec);
+  return [
+    `### GET ${path}`,
+    '',
+    "A response created with `store` (the default), as it was answered: the same schema as POST /v1/responses's; free. `stream=true` is a 400.",
+    '',
+    `### DELETE ${path}`,
+    '',
+    'Deletes a stored response: `{"id", "object": "response", "deleted": true}`; the responses that continued it can no longer be continued. Free.',
+    '',
+    `- Errors: ${SHAPES.B}; 404 for an id your account does not have stored`,
     '',
   ];
 }

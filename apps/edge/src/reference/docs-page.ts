@@ -27,6 +27,7 @@ details details { margin-left: 8px; }
 .req { color: #e8590c; font-size: 11px; }
 .m { font: 700 11px ui-monospace, monospace; padding: 2px 5px; border-radius: 4px; color: #fff; background: #2f9e44; }
 .m.post { background: #1c7ed6; }
+.m.delete { background: #e03131; }
 .try textarea, .try input { width: 100%; font: 13px ui-monospace, monospace; margin: 8px 0; background: transparent; color: inherit; border: 1px solid var(--line); border-radius: 6px; }
 .try input { display: block; padding: 6px 8px; }
 .try button { font: inherit; padding: 6px 14px; border: 0; border-radius: 6px; background: var(--accent); color: #fff; cursor: pointer; }

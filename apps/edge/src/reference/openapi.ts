@@ -4,7 +4,7 @@
  * and error schemas. OpenAPI 3.1 schemas are JSON Schema 2020-12, so zod's conversion goes in as is,
  * its local `$defs` hoisted into components.
  */
-import { lookupPath, type AnyEndpointSpec } from '@unigate/contracts';
+import { lookupPath, responsesSpec, type AnyEndpointSpec } from '@unigate/contracts';
 import { ACCOUNT_ROUTES, routeParameters, type AccountRoute } from './account-routes';
 import {
   eventJsonSchema,
@@ -20,13 +20,16 @@ export interface OpenApiOptions {
   version: string;
   /** The specs whose task lookup (GET `<path>/{id}`) this edge serves. */
   lookups: readonly AnyEndpointSpec[];
+  /** Whether this edge serves GET and DELETE /v1/responses/{id} (stored responses). */
+  storedResponses?: boolean;
 }
 
-export function openApiDocument(specs: readonly AnyEndpointSpec[], { version, lookups }: OpenApiOptions): JsonSchema {
+export function openApiDocument(specs: readonly AnyEndpointSpec[], { version, lookups, storedResponses }: OpenApiOptions): JsonSchema {
   const components = new Components();
   const paths: Record<string, unknown> = {};
   for (const spec of specs) paths[spec.path] = { post: endpointOperation(spec, components) };
   for (const spec of lookups) paths[lookupPath(spec)] = { get: lookupOperation(spec, components) };
+  if (storedResponses) paths[lookupPath(responsesSpec)] = storedResponseOperations(components);
   for (const route of ACCOUNT_ROUTES) {
     paths[route.path] = { get: accountOperation(route, route.path) };
     if (route.alias) paths[route.alias] = { get: accountOperation(route, route.alias) };
@@ -107,6 +110,51 @@ function lookupOperation(spec: AnyEndpointSpec, components: Components) {
       // Refused while routing, before the family is known: the default shape.
       '414': errorResponse('An id longer than the parameter allows', 'B'),
       '5XX': errorResponse('Gateway or service failure', shape),
+    },
+  };
+}
+
+/** GET and DELETE /v1/responses/{id}: a stored response as it was answered, and its deletion. */
+function storedResponseOperations(components: Components) {
+  const parameters = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }];
+  const errors = {
+    ...errorResponses('B', ['401']),
+    '404': errorResponse('No stored response with this id in your account', 'B'),
+    '5XX': errorResponse('Gateway or service failure', 'B'),
+  };
+  return {
+    get: {
+      operationId: 'responses_get',
+      summary: 'A response created with `store` (the default), as it was answered. Free.',
+      parameters,
+      responses: {
+        '200': {
+          description: 'The response',
+          content: { 'application/json': { schema: components.add('ResponsesResponse', responseJsonSchema(responsesSpec)) } },
+        },
+        '400': errorResponse('`stream=true`: a stored response is not replayed as events', 'B'),
+        ...errors,
+      },
+    },
+    delete: {
+      operationId: 'responses_delete',
+      summary: 'Deletes a stored response; the responses that continued it can no longer be continued. Free.',
+      parameters,
+      responses: {
+        '200': {
+          description: 'Deleted',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['id', 'object', 'deleted'],
+                properties: { id: { type: 'string' }, object: { const: 'response' }, deleted: { const: true } },
+              },
+            },
+          },
+        },
+        ...errors,
+      },
     },
   };
 }

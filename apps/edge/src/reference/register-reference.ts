@@ -2,17 +2,17 @@
 import type { AnyEndpointSpec } from '@unigate/contracts';
 import type { FastifyInstance } from 'fastify';
 import { DOCS_CSP, DOCS_HTML } from './docs-page';
-import { openApiDocument } from './openapi';
+import { openApiDocument, type OpenApiOptions } from './openapi';
 
-/** `lookups`: the specs whose task lookup route the edge serves (openapi.ts). */
+/** `served`: the task lookups and stored-response routes the edge serves beside the specs (openapi.ts). */
 export function registerReference(
   fastify: FastifyInstance,
   specs: readonly AnyEndpointSpec[],
-  lookups: readonly AnyEndpointSpec[],
+  served: Omit<OpenApiOptions, 'version'>,
   version: string,
 ): void {
   // The specs are fixed for the process's life: the document is built once.
-  const document = JSON.stringify(openApiDocument(specs, { version, lookups }));
+  const document = JSON.stringify(openApiDocument(specs, { ...served, version }));
   fastify.get('/openapi.json', (_request, reply) => reply.type('application/json; charset=utf-8').send(document));
   fastify.get('/docs', (_request, reply) =>
     reply

@@ -206,6 +206,50 @@ export function responsesSuite(start: (env: Record<string, string>) => Promise<S
     expect(impossible).toBeInstanceOf(OpenAI.NotFoundError);
   });
 
+  it('reads a stored response back and deletes it (responses.retrieve, responses.delete), in its own account only', async () => {
+    const admin = new Admin(stack);
+    const other = openaiFor(stack, (await admin.fundedKey(1)).key);
+    const created = await client.responses.create({ model: 'gamma-2.5-flash', input: 'read me back' });
+    expect(await client.responses.retrieve(created.id)).toEqual(created);
+    // A streamed one is kept as its last event carried it.
+    const stream = client.responses.stream({ model: NATIVE_RESPONSES_MODEL, input: 'stream, then read me back' });
+    const streamed = await stream.finalResponse();
+    expect(await client.responses.retrieve(streamed.id)).toMatchObject({
+      id: streamed.id,
+      status: 'completed',
+      output_text: streamed.output_text,
+    });
+
+    const notYours = await other.responses.retrieve(created.id).catch((e) => e);
+    expect(notYours).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(notYours.error).toMatchObject({
+      code: 'not_found',
+      type: 'invalid_request_error',
+      message: `Response with id '${created.id}' not found.`,
+    });
+    expect(await other.responses.delete(created.id).catch((e) => e)).toBeInstanceOf(OpenAI.NotFoundError);
+    const replay = await client.responses.retrieve(created.id, { stream: true }).catch((e) => e);
+    expect(replay).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(replay.error).toMatchObject({ param: 'stream' });
+
+    const raw = await fetch(`${stack.baseURL}/responses/${created.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${stack.apiKey}` },
+    });
+    expect(raw.status).toBe(200);
+    expect(await json(raw)).toEqual({ id: created.id, object: 'response', deleted: true });
+    expect(await client.responses.retrieve(created.id).catch((e) => e)).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(await client.responses.delete(created.id).catch((e) => e)).toBeInstanceOf(OpenAI.NotFoundError);
+    await client.responses.delete(streamed.id);
+    // Unknown, unstored and impossible ids alike.
+    const unstored = await client.responses.create({ model: 'gamma-2.5-flash', input: 'x', store: false });
+    for (const id of [unstored.id, 'resp_unknown', 'resp_\u0000']) {
+      expect(await client.responses.retrieve(id).catch((e) => e)).toBeInstanceOf(OpenAI.NotFoundError);
+    }
+    const anonymous = await fetch(`${stack.baseURL}/responses/${streamed.id}`);
+    expect(anonymous.status).toBe(401);
+  });
+
   it('holds a continuation for the model’s whole window, so a stored conversation cannot cost more than the balance', async () => {
     const admin = new Admin(stack);
     const { accountId, key } = await admin.fundedKey(0.3);
