@@ -201,6 +201,29 @@ describe('stored responses read back and deleted by id', () => {
     expect(await store.conversation('acct-a', 'resp_old_row')).toEqual([]);
   });
 
+  it('lists the items a response was answered from: its conversation up to its own output', async () => {
+    const reads = new StoredResponseReads(store);
+    const first = (await port.call(call({ model: 'gamma-2.5-flash', input: 'one' }))) as ResponsesResponse;
+    const second = (await port.call(call({ model: 'gamma-2.5-flash', input: 'two', previous_response_id: first.id }))) as ResponsesResponse;
+    const all = await reads.inputItems('acct-a', second.id, { limit: 20, order: 'asc' });
+    expect(all).toMatchObject({ object: 'list', has_more: false });
+    expect(all.data).toEqual([
+      { id: `item_0_${second.id}`, type: 'message', role: 'user', content: [{ type: 'input_text', text: 'one' }] },
+      { ...first.output[0], id: first.output[0].id },
+      { id: `item_2_${second.id}`, type: 'message', role: 'user', content: [{ type: 'input_text', text: 'two' }] },
+    ]);
+    expect((await reads.inputItems('acct-a', first.id, { limit: 20, order: 'desc' })).data.map((i) => i.id)).toEqual([
+      `item_0_${first.id}`,
+    ]);
+    await expect(reads.inputItems('acct-b', second.id, { limit: 20, order: 'asc' })).rejects.toMatchObject({ status: 404 });
+    // Its earlier turn deleted: the response reads back, its items are no longer whole.
+    await reads.remove('acct-a', first.id);
+    await expect(reads.inputItems('acct-a', second.id, { limit: 20, order: 'asc' })).rejects.toMatchObject({
+      status: 404,
+      message: expect.stringContaining('an earlier turn of its conversation is no longer stored'),
+    });
+  });
+
   it('deletes a response in its own account; the turns that continued it can no longer be continued', async () => {
     const reads = new StoredResponseReads(store);
     const first = (await port.call(call({ model: 'gamma-2.5-flash', input: 'one' }))) as ResponsesResponse;

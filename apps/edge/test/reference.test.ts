@@ -131,6 +131,21 @@ describe('API reference: /openapi.json and /docs', () => {
     }
   });
 
+  it('documents the input items of a stored response: its query parameters and errors in Shape B', () => {
+    const op = doc.paths['/v1/responses/{id}/input_items']?.get;
+    expect(op.operationId).toBe('responses_input_items_list');
+    expect(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual([
+      'path:id',
+      'query:after',
+      'query:before',
+      'query:limit',
+      'query:order',
+    ]);
+    for (const status of ['400', '401', '404']) {
+      expect(op.responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorShapeB');
+    }
+  });
+
   it('covers every public route the edge serves, and documents none it does not serve', () => {
     const served = servedRoutes(fastify);
     expect(served).toContain('POST /v1/chat/completions');

@@ -215,6 +215,12 @@ export interface StoredResponsePort {
   retrieve(accountId: string, id: string): Promise<import('./responses/response').ResponsesResponse>;
   /** Deletes it; the turns that continued it can no longer be continued (their chain is cut). */
   remove(accountId: string, id: string): Promise<void>;
+  /** A page of the items it was answered from (its conversation up to its own output). */
+  inputItems(
+    accountId: string,
+    id: string,
+    query: import('./responses/input-items').InputItemsQuery,
+  ): Promise<import('./responses/input-items').InputItemList>;
 }
 
 /** Where results that outlive a request (alpha images, finished videos) are kept. */

@@ -88,3 +88,5 @@ export type { TaskList__Output } from './generated/unigate/video/v1/TaskList';
 export type { ResponsesServiceHandlers, ResponsesServiceClient } from './generated/unigate/responses/v1/ResponsesService';
 export type { ResponseRef__Output } from './generated/unigate/responses/v1/ResponseRef';
 export type { StoredResponse__Output } from './generated/unigate/responses/v1/StoredResponse';
+export type { InputItemsRequest__Output } from './generated/unigate/responses/v1/InputItemsRequest';
+export type { InputItems__Output } from './generated/unigate/responses/v1/InputItems';

@@ -94,6 +94,10 @@ function storedResponseSections(): string[] {
     '',
     'Deletes a stored response: `{"id", "object": "response", "deleted": true}`; the responses that continued it can no longer be continued. Free.',
     '',
+    `### GET ${path}/input_items`,
+    '',
+    'The items a stored response was answered from (its conversation up to its own output), a page at a time: `{"object": "list", "data", "first_id", "last_id", "has_more"}`; query `after`, `before` (item ids), `limit` (1–100, default 20), `order` (`asc` or `desc`, the default). Free.',
+    '',
     `- Errors: ${SHAPES.B}; 404 for an id your account does not have stored`,
     '',
   ];

@@ -4,7 +4,7 @@
  * and error schemas. OpenAPI 3.1 schemas are JSON Schema 2020-12, so zod's conversion goes in as is,
  * its local `$defs` hoisted into components.
  */
-import { lookupPath, responsesSpec, type AnyEndpointSpec } from '@unigate/contracts';
+import { lookupPath, MAX_INPUT_ITEMS_PAGE, responsesSpec, type AnyEndpointSpec } from '@unigate/contracts';
 import { ACCOUNT_ROUTES, routeParameters, type AccountRoute } from './account-routes';
 import {
   eventJsonSchema,
@@ -29,7 +29,10 @@ export function openApiDocument(specs: readonly AnyEndpointSpec[], { version, lo
   const paths: Record<string, unknown> = {};
   for (const spec of specs) paths[spec.path] = { post: endpointOperation(spec, components) };
   for (const spec of lookups) paths[lookupPath(spec)] = { get: lookupOperation(spec, components) };
-  if (storedResponses) paths[lookupPath(responsesSpec)] = storedResponseOperations(components);
+  if (storedResponses) {
+    paths[lookupPath(responsesSpec)] = storedResponseOperations(components);
+    paths[`${lookupPath(responsesSpec)}/input_items`] = { get: inputItemsOperation() };
+  }
   for (const route of ACCOUNT_ROUTES) {
     paths[route.path] = { get: accountOperation(route, route.path) };
     if (route.alias) paths[route.alias] = { get: accountOperation(route, route.alias) };
@@ -155,6 +158,46 @@ function storedResponseOperations(components: Components) {
         },
         ...errors,
       },
+    },
+  };
+}
+
+/** GET /v1/responses/{id}/input_items: the items a stored response was answered from, a page at a time. */
+function inputItemsOperation() {
+  const query = (name: string, schema: JsonSchema, description: string) => ({ name, in: 'query', required: false, schema, description });
+  return {
+    operationId: 'responses_input_items_list',
+    summary: 'The items a stored response was answered from (its conversation up to its own output), a page at a time. Free.',
+    parameters: [
+      { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+      query('after', { type: 'string' }, 'an item id: the items after it'),
+      query('before', { type: 'string' }, 'an item id: the items before it'),
+      query('limit', { type: 'integer', minimum: 1, maximum: MAX_INPUT_ITEMS_PAGE, default: 20 }, 'items per page'),
+      query('order', { enum: ['asc', 'desc'], default: 'desc' }, 'oldest first (asc) or newest first (desc)'),
+    ],
+    responses: {
+      '200': {
+        description: 'A page of items',
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['object', 'data', 'first_id', 'last_id', 'has_more'],
+              properties: {
+                object: { const: 'list' },
+                data: { type: 'array', items: { type: 'object', required: ['id', 'type'] } },
+                first_id: { type: ['string', 'null'] },
+                last_id: { type: ['string', 'null'] },
+                has_more: { type: 'boolean' },
+              },
+            },
+          },
+        },
+      },
+      '400': errorResponse('A bad query value, or a cursor that names no item of the response', 'B'),
+      ...errorResponses('B', ['401']),
+      '404': errorResponse('No stored response with this id in your account', 'B'),
+      '5XX': errorResponse('Gateway or service failure', 'B'),
     },
   };
 }

@@ -1,9 +1,10 @@
 /**
- * GET and DELETE /v1/responses/{id} (OpenAI's Responses API): a stored response as it was answered,
- * and its deletion, from the chat service, in the caller's account; another account's is a 404.
- * Errors in the Responses endpoint's Shape B.
+ * GET and DELETE /v1/responses/{id} and GET /v1/responses/{id}/input_items (OpenAI's Responses API):
+ * a stored response as it was answered, its deletion, and the items it was answered from, from the
+ * chat service, in the caller's account; another account's is a 404. Errors in the Responses
+ * endpoint's Shape B.
  */
-import { errors, responsesSpec, type StoredResponsePort } from '@unigate/contracts';
+import { errors, inputItemsQuerySchema, responsesSpec, zodToGatewayError, type StoredResponsePort } from '@unigate/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../auth/authenticator';
 
@@ -23,6 +24,17 @@ export function registerStoredResponseRoutes(fastify: FastifyInstance, responses
         throw errors.invalidRequest('Streaming a stored response is not supported; omit `stream` to get the response.', 'stream');
       }
       return responses.retrieve(request.principal!.account_id, request.params.id);
+    },
+  });
+  fastify.route<{ Params: { id: string }; Querystring: unknown }>({
+    method: 'GET',
+    url: `${url}/input_items`,
+    config: { spec: responsesSpec },
+    onRequest: authenticate,
+    handler: async (request) => {
+      const query = inputItemsQuerySchema.safeParse(request.query);
+      if (!query.success) throw zodToGatewayError(query.error);
+      return responses.inputItems(request.principal!.account_id, request.params.id, query.data);
     },
   });
   fastify.route<{ Params: { id: string } }>({

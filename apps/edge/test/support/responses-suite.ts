@@ -250,6 +250,39 @@ export function responsesSuite(start: (env: Record<string, string>) => Promise<S
     expect(anonymous.status).toBe(401);
   });
 
+  it('lists the items a stored response was answered from, a page at a time (responses.inputItems.list)', async () => {
+    const first = await client.responses.create({ model: 'gamma-2.5-flash', input: 'first question' });
+    const second = await client.responses.create({
+      model: 'gamma-2.5-flash',
+      previous_response_id: first.id,
+      input: [
+        { role: 'user', content: 'second question' },
+        { role: 'user', content: [{ type: 'input_text', text: 'and a third' }] },
+      ],
+    });
+    // The SDK follows the cursor itself: pages of two, oldest first.
+    const listed: OpenAI.Responses.ResponseItem[] = [];
+    for await (const item of client.responses.inputItems.list(second.id, { limit: 2, order: 'asc' })) listed.push(item);
+    expect(listed.map((i) => i.type)).toEqual(['message', 'message', 'message', 'message']);
+    expect(listed[0]).toMatchObject({ role: 'user', content: [{ type: 'input_text', text: 'first question' }] });
+    expect(listed[1]).toMatchObject({ role: 'assistant', id: first.output[0].id });
+    expect(listed[3]).toMatchObject({ role: 'user', content: [{ type: 'input_text', text: 'and a third' }] });
+    expect(new Set(listed.map((i) => i.id)).size).toBe(4);
+    // Newest first by default.
+    const page = await client.responses.inputItems.list(second.id);
+    expect(page.data.map((i) => i.id)).toEqual(listed.map((i) => i.id).reverse());
+    expect(page.has_more).toBe(false);
+
+    const badLimit = await client.responses.inputItems.list(second.id, { limit: 500 }).catch((e) => e);
+    expect(badLimit).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(badLimit.error).toMatchObject({ param: 'limit' });
+    const badCursor = await client.responses.inputItems.list(second.id, { after: 'msg_nope' }).catch((e) => e);
+    expect(badCursor).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(badCursor.error).toMatchObject({ param: 'after' });
+    const other = openaiFor(stack, (await new Admin(stack).fundedKey(1)).key);
+    expect(await other.responses.inputItems.list(second.id).catch((e) => e)).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
   it('holds a continuation for the model’s whole window, so a stored conversation cannot cost more than the balance', async () => {
     const admin = new Admin(stack);
     const { accountId, key } = await admin.fundedKey(0.3);

@@ -2,3 +2,4 @@
 export * from './request';
 export * from './response';
 export * from './events';
+export * from './input-items';

@@ -1,9 +1,24 @@
 /**
- * Stored Responses read back and deleted over gRPC (responses.proto): the chat service's handler and
- * the edge's client. The response travels as JSON checked against the contracts schema on the client side.
+ * Stored Responses read back, deleted and their input items listed over gRPC (responses.proto): the
+ * chat service's handler and the edge's client. Each side checks the JSON it receives against the
+ * contracts schema.
  */
-import { responsesResponseSchema, type ResponsesResponse, type StoredResponsePort } from '@unigate/contracts';
-import type { ResponseRef__Output, ResponsesServiceHandlers, StoredResponse__Output } from '@unigate/proto';
+import {
+  inputItemListSchema,
+  inputItemsQuerySchema,
+  responsesResponseSchema,
+  type InputItemList,
+  type InputItemsQuery,
+  type ResponsesResponse,
+  type StoredResponsePort,
+} from '@unigate/contracts';
+import type {
+  InputItemsRequest__Output,
+  InputItems__Output,
+  ResponseRef__Output,
+  ResponsesServiceHandlers,
+  StoredResponse__Output,
+} from '@unigate/proto';
 import { CONTROL_CALL, grpcClient, unary } from './grpc-client';
 import { unaryHandler } from './grpc-server';
 import { decodeJson, encodeJson } from './wire-json';
@@ -14,6 +29,10 @@ export function storedResponseHandlers(port: StoredResponsePort): ResponsesServi
     DeleteResponse: unaryHandler(async (req: ResponseRef__Output) => {
       await port.remove(req.account_id, req.id);
       return {};
+    }),
+    ListInputItems: unaryHandler(async (req: InputItemsRequest__Output) => {
+      const query = decodeJson(inputItemsQuerySchema, req.query, 'input items query', 'request');
+      return { list: encodeJson(await port.inputItems(req.account_id, req.id, query)) };
     }),
   };
 }
@@ -32,6 +51,15 @@ export class GrpcStoredResponseClient implements StoredResponsePort {
       CONTROL_CALL,
     );
     return decodeJson(responsesResponseSchema, reply.response, 'stored response', 'peer');
+  }
+
+  async inputItems(accountId: string, id: string, query: InputItemsQuery): Promise<InputItemList> {
+    const reply = await unary<object, InputItems__Output>(
+      this.client.ListInputItems.bind(this.client),
+      { account_id: accountId, id, query: encodeJson(query) },
+      CONTROL_CALL,
+    );
+    return decodeJson(inputItemListSchema, reply.list, 'input items', 'peer') as InputItemList;
   }
 
   async remove(accountId: string, id: string): Promise<void> {
