@@ -10,6 +10,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   ENDPOINTS,
   keyRevokedSchema,
+  responsesSpec,
   TOPICS,
   type BillingPort,
   type CapabilityService,
@@ -52,6 +53,7 @@ import { registerFileRoutes, type FileRoutesOptions } from './files/file-routes'
 import { EndpointPipeline } from './pipeline/endpoint-pipeline';
 import { registerEndpoints } from './pipeline/register-endpoints';
 import { registerStoredResponseRoutes } from './responses/stored-response-routes';
+import { registerResponsesWebSocketRefusal } from './responses/websocket-refusal';
 import { registerVideoTaskRoutes } from './videos/video-task-routes';
 
 export interface EdgePorts {
@@ -145,6 +147,7 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
   });
   if (ports.videoTasks) registerVideoTaskRoutes(fastify, ports.videoTasks, ports.billing, auth, opts.adminToken);
   if (ports.storedResponses) registerStoredResponseRoutes(fastify, ports.storedResponses, auth);
+  if (served.includes(responsesSpec)) registerResponsesWebSocketRefusal(fastify);
 
   @Module({
     imports: [

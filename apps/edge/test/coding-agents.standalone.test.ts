@@ -122,6 +122,20 @@ describe('Codex CLI 0.169.0', () => {
     expect((await charged(before, 2)).map((e) => e.model)).toEqual(['gamma-2.5-flash', 'gamma-2.5-flash']);
   });
 
+  it('works as its own OpenAI provider pointed at the gateway (openai_base_url): the WebSocket handshake is refused with 426 and it goes over to HTTP', async () => {
+    const before = await ledgerSize();
+    const run = await runCodex(stack.baseURL, key, 'Run the command `cat notes.txt` and tell me what it printed.', {
+      cwd: work,
+      model: 'gamma-2.5-flash',
+      provider: 'openai',
+    });
+    expect(run.code).toBe(0);
+    // No "Reconnecting… n/5": the 426 sends it to HTTP at once (any other answer cost it the turn).
+    expect(run.events.filter((e) => e.type === 'error')).toEqual([]);
+    expect(agentText(run.events)).toContain(SECRET);
+    expect((await charged(before, 2)).map((e) => e.model)).toEqual(['gamma-2.5-flash', 'gamma-2.5-flash']);
+  });
+
   it('reports a wrong key as an authentication error', async () => {
     const run = await runCodex(stack.baseURL, WRONG_KEY, 'Say hi', { cwd: work, model: 'gamma-2.5-flash' });
     expect(run.code).not.toBe(0);

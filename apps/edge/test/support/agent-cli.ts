@@ -44,15 +44,17 @@ export function isolatedEnv(home: string): Record<string, string> {
 export function runCli(
   script: string,
   args: string[],
-  opts: { env: Record<string, string>; cwd: string; timeoutMs: number },
+  opts: { env: Record<string, string>; cwd: string; timeoutMs: number; stdin?: string },
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
       cwd: opts.cwd,
       env: opts.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });
+    // Ended at once: a client that reads its input (codex exec does) sees the end, not a wait.
+    child.stdin.end(opts.stdin);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -133,13 +135,21 @@ export async function runCodex(
   baseURL: string,
   key: string,
   prompt: string,
-  opts: { cwd: string; model: string; timeoutMs?: number },
+  opts: { cwd: string; model: string; timeoutMs?: number; provider?: 'custom' | 'openai' },
 ): Promise<CodexRun> {
   const home = tempDir('unigate-codex-home-');
-  writeFileSync(join(home, 'config.toml'), codexConfig(baseURL, opts.model));
   const env = { ...isolatedEnv(home), CODEX_HOME: home, UNIGATE_API_KEY: key };
+  const timeoutMs = opts.timeoutMs ?? 45_000;
+  if (opts.provider === 'openai') {
+    // Codex's own OpenAI provider pointed at the gateway; its key is the one `codex login` saves.
+    writeFileSync(join(home, 'config.toml'), `model = "${opts.model}"\nopenai_base_url = "${baseURL}"\n`);
+    const login = await runCli(CODEX_LAUNCHER, ['login', '--with-api-key'], { env, cwd: opts.cwd, timeoutMs, stdin: key });
+    if (login.code !== 0) throw new Error(`codex login failed (exit ${login.code}): ${login.stderr.slice(-2000)}`);
+  } else {
+    writeFileSync(join(home, 'config.toml'), codexConfig(baseURL, opts.model));
+  }
   const args = ['exec', '--skip-git-repo-check', '--json', '--ephemeral', prompt];
-  const run = await runCli(CODEX_LAUNCHER, args, { env, cwd: opts.cwd, timeoutMs: opts.timeoutMs ?? 45_000 });
+  const run = await runCli(CODEX_LAUNCHER, args, { env, cwd: opts.cwd, timeoutMs });
   const events = run.stdout
     .split('\n')
     .filter((l) => l.startsWith('{'))

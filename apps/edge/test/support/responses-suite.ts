@@ -6,6 +6,7 @@
  * and scoped to their account, billing, and errors in Shape B.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSimulator } from '@unigate/upstream-sim';
@@ -13,7 +14,7 @@ import OpenAI from 'openai';
 import { Admin, eventually } from './admin';
 import { readSseEvents } from './sse-events';
 import type { Stack } from './stacks';
-import { json, openaiFor } from './use-stack';
+import { json, openaiFor, type Loose } from './use-stack';
 
 type Sim = Awaited<ReturnType<typeof createSimulator>>;
 
@@ -281,6 +282,34 @@ export function responsesSuite(start: (env: Record<string, string>) => Promise<S
     expect(badCursor.error).toMatchObject({ param: 'after' });
     const other = openaiFor(stack, (await new Admin(stack).fundedKey(1)).key);
     expect(await other.responses.inputItems.list(second.id).catch((e) => e)).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  it('refuses a WebSocket handshake on /v1/responses with 426 (Codex then goes over to HTTP); a plain GET is an unknown route', async () => {
+    const get = (headers: Record<string, string>) =>
+      new Promise<{ status: number; body: Loose }>((resolve, reject) => {
+        const req = httpRequest(`${stack.baseURL}/responses`, { headers: { authorization: `Bearer ${stack.apiKey}`, ...headers } });
+        req.on('response', (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+        });
+        // A server that took the upgrade would hand over the socket: not expected here.
+        req.on('upgrade', () => reject(new Error('the handshake was accepted')));
+        req.on('error', reject);
+        req.end();
+      });
+    // What Codex sends (captured): a GET with the WebSocket handshake's headers.
+    const handshake = {
+      connection: 'Upgrade',
+      upgrade: 'websocket',
+      'sec-websocket-version': '13',
+      'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+    };
+    expect(await get(handshake)).toMatchObject({
+      status: 426,
+      body: { error: { code: 'websocket_not_supported', type: 'invalid_request_error' } },
+    });
+    expect(await get({})).toMatchObject({ status: 404, body: { error: { code: 'unknown_endpoint' } } });
   });
 
   it('holds a continuation for the model’s whole window, so a stored conversation cannot cost more than the balance', async () => {
