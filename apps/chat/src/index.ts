@@ -3,6 +3,7 @@ export { openChatDataSource, CHAT_SCHEMA, type OpenChatDataSourceOptions } from 
 export { MAX_TURNS, TypeOrmResponsesStore } from './store/typeorm-responses-store';
 export type { ResponsesStore, StoredResponse } from './domain/responses-store';
 export { StoredResponses } from './domain/stored-responses';
+export { RemoteCompaction } from './domain/remote-compaction';
 export { StoredResponseReads } from './domain/stored-response-reads';
 export {
   DEFAULT_RESPONSES_RETENTION_DAYS,

@@ -8,6 +8,7 @@
  * a long base64 blob or an unspaced identifier from counting as a single token.
  */
 import type { ChatMessage } from './chat';
+import { COMPACTION_PROMPT, ownCompactionSummary, SUMMARY_PREFIX } from './responses/compaction';
 import { inputItems, type ResponsesRequest } from './responses/request';
 import { countThroughMemo } from './token-memo';
 
@@ -241,8 +242,15 @@ export function countResponsesPromptTokens(req: Pick<ResponsesRequest, 'input' |
       case 'reasoning':
         total += item.summary.reduce((n, s) => n + countTextTokens(s.text), 0);
         break;
-      default:
+      case 'compaction_trigger':
+        // The gateway compacts: the trigger becomes its prompt (responses/compaction.ts).
+        total += countTextTokens(COMPACTION_PROMPT);
         break;
+      default: {
+        const summary = ownCompactionSummary(item);
+        if (summary !== null) total += countTextTokens(SUMMARY_PREFIX + summary);
+        break;
+      }
     }
   }
   if (req.tools?.length) total += countTextTokens(JSON.stringify(req.tools));

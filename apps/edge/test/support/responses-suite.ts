@@ -312,6 +312,41 @@ export function responsesSuite(start: (env: Record<string, string>) => Promise<S
     expect(await get({})).toMatchObject({ status: 404, body: { error: { code: 'unknown_endpoint' } } });
   });
 
+  it('compacts a conversation when asked with a compaction_trigger (Codex with its own OpenAI provider), and reads the compaction back', async () => {
+    // The shape Codex 0.169.0 sends (captured): the history, then the trigger; streaming, store: false, its tools.
+    const history: OpenAI.Responses.ResponseInputItem[] = [
+      { role: 'user', content: 'Run the command `cat notes.txt` and tell me what it printed.' },
+      { type: 'function_call', call_id: 'call_1', name: 'exec_command', arguments: '{"cmd":"cat notes.txt"}' },
+      { type: 'function_call_output', call_id: 'call_1', output: 'The secret word is PELICAN-42.' },
+    ];
+    const trigger = { type: 'compaction_trigger' } as unknown as OpenAI.Responses.ResponseInputItem;
+    const tools: OpenAI.Responses.Tool[] = [EXEC];
+    for (const model of ['gamma-2.5-flash', NATIVE_RESPONSES_MODEL]) {
+      const plain = await client.responses.create({ model, input: [...history, trigger], tools, store: false });
+      const streamed = await client.responses.stream({ model, input: [...history, trigger], tools, store: false }).finalResponse();
+      for (const res of [plain, streamed]) {
+        expect(res.output).toHaveLength(1);
+        expect(res.output[0]).toMatchObject({ type: 'compaction', encrypted_content: expect.stringMatching(/^unigate-compaction-v1\./) });
+        expect(res.usage?.output_tokens).toBeGreaterThan(0);
+      }
+      // Sent back in place of the history: the upstream reads the summary it carries.
+      const sim = model === NATIVE_RESPONSES_MODEL ? native.url : stack.simUrl;
+      await fetch(`${sim}/_sim/requests`, { method: 'DELETE' });
+      const compaction = plain.output[0] as unknown as { encrypted_content: string };
+      const summary = Buffer.from(compaction.encrypted_content.split('.')[1], 'base64url').toString('utf8');
+      expect(summary.length).toBeGreaterThan(0);
+      const next = await client.responses.create({
+        model,
+        input: [plain.output[0] as unknown as OpenAI.Responses.ResponseInputItem, { role: 'user', content: 'And now?' }],
+        store: false,
+      });
+      expect(next.status).toBe('completed');
+      const upstream = await (await fetch(`${sim}/_sim/requests`)).text();
+      expect(upstream).toContain('Summary of the earlier conversation');
+      expect(upstream).not.toContain('unigate-compaction-v1');
+    }
+  });
+
   it('holds a continuation for the model’s whole window, so a stored conversation cannot cost more than the balance', async () => {
     const admin = new Admin(stack);
     const { accountId, key } = await admin.fundedKey(0.3);

@@ -3,3 +3,4 @@ export * from './request';
 export * from './response';
 export * from './events';
 export * from './input-items';
+export * from './compaction';
