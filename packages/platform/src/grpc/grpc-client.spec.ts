@@ -1,6 +1,7 @@
 /**
  * unary() against a real gRPC server whose handler never answers (a hung service): the deadline ends
- * the call with a 503, a signal cancels it, and a bare AbortSignal is still taken as the signal.
+ * the call with a 503, a signal cancels it, and a bare AbortSignal is still taken as the signal. A
+ * method the server does not have (UNIMPLEMENTED) is a 503 too.
  */
 import type { CatalogServiceHandlers } from '@unigate/proto';
 import { grpcClient, unary } from './grpc-client';
@@ -36,4 +37,12 @@ test('a signal cancels the call, given in the options or, as before, on its own'
     setTimeout(() => controller.abort(new Error('caller left')), 100);
     await expect(call).rejects.toThrow('caller left');
   }
+});
+
+test('a method the service does not have (a service of the previous version, mid rolling upgrade) is a 503 to retry', async () => {
+  await expect(unary(client.List.bind(client), {}, { deadlineMs: 2_000 })).rejects.toMatchObject({
+    status: 503,
+    code: 'service_unavailable',
+    retryable: true,
+  });
 });

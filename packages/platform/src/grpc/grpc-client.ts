@@ -1,7 +1,7 @@
 /** gRPC clients of the internal services, on @grpc/grpc-js directly (see grpc-server.ts). */
 import * as grpc from '@grpc/grpc-js';
 import { loadService, type ServiceName, type ServiceTypes } from '@unigate/proto';
-import { fromGrpcError } from './errors';
+import { fromGrpcError, serviceUnavailable } from './errors';
 import { GRPC_MAX_MESSAGE_BYTES } from './grpc-server';
 
 /** How often a connection is pinged, and how long the peer has to answer before it is given up. */
@@ -65,8 +65,17 @@ export interface UnaryOptions {
 export const CONTROL_CALL: Readonly<UnaryOptions> = Object.freeze({ deadlineMs: CONTROL_CALL_DEADLINE_MS });
 
 /**
+ * A unary call's failure. UNIMPLEMENTED is a service of the previous version that lacks a method this
+ * caller has (mid rolling upgrade): a 503 to retry, not a 500. Not in fromGrpcError: the session pool
+ * reads UNIMPLEMENTED on Session as "call per call instead" (endpoint-transport.ts).
+ */
+function failure(err: grpc.ServiceError): Error {
+  return err.code === grpc.status.UNIMPLEMENTED ? serviceUnavailable() : fromGrpcError(err);
+}
+
+/**
  * One unary call; a failure comes back as the GatewayError the service threw (or a 503: unreachable,
- * too late). A bare AbortSignal for `opts` is still taken as the signal (this package's earlier form).
+ * too late, or a method the service does not have yet). A bare AbortSignal for `opts` is still taken as the signal (this package's earlier form).
  */
 export function unary<Req, Res>(method: UnaryMethod<Req, Res>, req: Req, opts: UnaryOptions | AbortSignal = {}): Promise<Res> {
   const { signal, deadlineMs }: UnaryOptions = opts instanceof AbortSignal ? { signal: opts } : opts;
@@ -74,7 +83,7 @@ export function unary<Req, Res>(method: UnaryMethod<Req, Res>, req: Req, opts: U
     const options: grpc.CallOptions = deadlineMs === undefined ? {} : { deadline: Date.now() + deadlineMs };
     const call = method(req, options, (err, res) => {
       signal?.removeEventListener('abort', cancel);
-      if (err) reject(signal?.aborted ? (signal.reason ?? fromGrpcError(err)) : fromGrpcError(err));
+      if (err) reject(signal?.aborted ? (signal.reason ?? failure(err)) : failure(err));
       else resolve(res as Res);
     });
     const cancel = () => call.cancel();
