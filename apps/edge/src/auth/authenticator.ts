@@ -67,6 +67,11 @@ export class Authenticator {
     return principal instanceof Promise ? principal.then(known) : known(principal);
   }
 
+  /** A route's onRequest hook that authenticates the caller's key and sets `request.principal` (routes outside the pipeline). */
+  readonly onRequest = async (request: FastifyRequest): Promise<void> => {
+    request.principal = await this.authenticate(request);
+  };
+
   revoked(keyHash: string): void {
     this.revocations++;
     this.cache.delete(keyHash);

@@ -41,9 +41,9 @@ export function summaryOf(spec: AnyEndpointSpec): string {
   return spec.summary ?? `POST ${spec.path} on a model of kind ${spec.kinds.join(' or ')}.`;
 }
 
-/** A schema's JSON Schema as clients send it (the MCP tools' extra arguments). */
-export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
-  return convert(schema, 'input');
+/** A schema's JSON Schema as clients send it (`input`: the MCP tools' extra arguments), or as answered (`output`). */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
+  return convert(schema, io);
 }
 
 function convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {

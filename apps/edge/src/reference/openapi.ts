@@ -4,10 +4,11 @@
  * and error schemas. OpenAPI 3.1 schemas are JSON Schema 2020-12, so zod's conversion goes in as is,
  * its local `$defs` hoisted into components.
  */
-import { lookupPath, MAX_INPUT_ITEMS_PAGE, responsesSpec, type AnyEndpointSpec } from '@unigate/contracts';
+import { inputItemListSchema, inputItemsQuerySchema, lookupPath, responsesSpec, type AnyEndpointSpec } from '@unigate/contracts';
 import { ACCOUNT_ROUTES, routeParameters, type AccountRoute } from './account-routes';
 import {
   eventJsonSchema,
+  jsonSchemaOf,
   lookupParamsJsonSchema,
   requestJsonSchema,
   responseJsonSchema,
@@ -117,32 +118,34 @@ function lookupOperation(spec: AnyEndpointSpec, components: Components) {
   };
 }
 
+/** The stored-response routes' path parameter and errors (Shape B, the Responses endpoint's). */
+const RESPONSE_ID = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+const storedResponseErrors = () => ({
+  ...errorResponses('B', ['401']),
+  '404': errorResponse('No stored response with this id in your account', 'B'),
+  '5XX': errorResponse('Gateway or service failure', 'B'),
+});
+
 /** GET and DELETE /v1/responses/{id}: a stored response as it was answered, and its deletion. */
 function storedResponseOperations(components: Components) {
-  const parameters = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }];
-  const errors = {
-    ...errorResponses('B', ['401']),
-    '404': errorResponse('No stored response with this id in your account', 'B'),
-    '5XX': errorResponse('Gateway or service failure', 'B'),
-  };
   return {
     get: {
       operationId: 'responses_get',
       summary: 'A response created with `store` (the default), as it was answered. Free.',
-      parameters,
+      parameters: [RESPONSE_ID],
       responses: {
         '200': {
           description: 'The response',
           content: { 'application/json': { schema: components.add('ResponsesResponse', responseJsonSchema(responsesSpec)) } },
         },
         '400': errorResponse('`stream=true`: a stored response is not replayed as events', 'B'),
-        ...errors,
+        ...storedResponseErrors(),
       },
     },
     delete: {
       operationId: 'responses_delete',
       summary: 'Deletes a stored response; the responses that continued it can no longer be continued. Free.',
-      parameters,
+      parameters: [RESPONSE_ID],
       responses: {
         '200': {
           description: 'Deleted',
@@ -156,48 +159,29 @@ function storedResponseOperations(components: Components) {
             },
           },
         },
-        ...errors,
+        ...storedResponseErrors(),
       },
     },
   };
 }
 
-/** GET /v1/responses/{id}/input_items: the items a stored response was answered from, a page at a time. */
+/**
+ * GET /v1/responses/{id}/input_items: the items a stored response was answered from, a page at a time.
+ * Its query and its answer are the contracts' schemas, the ones the route checks and the service answers in.
+ */
 function inputItemsOperation() {
-  const query = (name: string, schema: JsonSchema, description: string) => ({ name, in: 'query', required: false, schema, description });
+  const query = jsonSchemaOf(inputItemsQuerySchema).properties as Record<string, JsonSchema>;
   return {
     operationId: 'responses_input_items_list',
     summary: 'The items a stored response was answered from (its conversation up to its own output), a page at a time. Free.',
     parameters: [
-      { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
-      query('after', { type: 'string' }, 'an item id: the items after it'),
-      query('before', { type: 'string' }, 'an item id: the items before it'),
-      query('limit', { type: 'integer', minimum: 1, maximum: MAX_INPUT_ITEMS_PAGE, default: 20 }, 'items per page'),
-      query('order', { enum: ['asc', 'desc'], default: 'desc' }, 'oldest first (asc) or newest first (desc)'),
+      RESPONSE_ID,
+      ...Object.entries(query).map(([name, schema]) => ({ name, in: 'query', required: false, schema, description: schema.description })),
     ],
     responses: {
-      '200': {
-        description: 'A page of items',
-        content: {
-          'application/json': {
-            schema: {
-              type: 'object',
-              required: ['object', 'data', 'first_id', 'last_id', 'has_more'],
-              properties: {
-                object: { const: 'list' },
-                data: { type: 'array', items: { type: 'object', required: ['id', 'type'] } },
-                first_id: { type: ['string', 'null'] },
-                last_id: { type: ['string', 'null'] },
-                has_more: { type: 'boolean' },
-              },
-            },
-          },
-        },
-      },
+      '200': { description: 'A page of items', content: { 'application/json': { schema: jsonSchemaOf(inputItemListSchema, 'output') } } },
       '400': errorResponse('A bad query value, or a cursor that names no item of the response', 'B'),
-      ...errorResponses('B', ['401']),
-      '404': errorResponse('No stored response with this id in your account', 'B'),
-      '5XX': errorResponse('Gateway or service failure', 'B'),
+      ...storedResponseErrors(),
     },
   };
 }

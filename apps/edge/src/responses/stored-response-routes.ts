@@ -5,19 +5,16 @@
  * endpoint's Shape B.
  */
 import { errors, inputItemsQuerySchema, responsesSpec, zodToGatewayError, type StoredResponsePort } from '@unigate/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Authenticator } from '../auth/authenticator';
 
 export function registerStoredResponseRoutes(fastify: FastifyInstance, responses: StoredResponsePort, auth: Authenticator): void {
   const url = `${responsesSpec.path}/:id`;
-  const authenticate = async (request: FastifyRequest) => {
-    request.principal = await auth.authenticate(request, {});
-  };
   fastify.route<{ Params: { id: string }; Querystring: { stream?: string } }>({
     method: 'GET',
     url,
     config: { spec: responsesSpec },
-    onRequest: authenticate,
+    onRequest: auth.onRequest,
     handler: async (request) => {
       // OpenAI replays a background response's events with ?stream=true; a stored one here is finished.
       if (request.query.stream === 'true') {
@@ -30,7 +27,7 @@ export function registerStoredResponseRoutes(fastify: FastifyInstance, responses
     method: 'GET',
     url: `${url}/input_items`,
     config: { spec: responsesSpec },
-    onRequest: authenticate,
+    onRequest: auth.onRequest,
     handler: async (request) => {
       const query = inputItemsQuerySchema.safeParse(request.query);
       if (!query.success) throw zodToGatewayError(query.error);
@@ -41,7 +38,7 @@ export function registerStoredResponseRoutes(fastify: FastifyInstance, responses
     method: 'DELETE',
     url,
     config: { spec: responsesSpec },
-    onRequest: authenticate,
+    onRequest: auth.onRequest,
     handler: async (request) => {
       await responses.remove(request.principal!.account_id, request.params.id);
       return { id: request.params.id, object: 'response', deleted: true };

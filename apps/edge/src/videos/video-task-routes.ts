@@ -3,7 +3,7 @@
  * the video service; another account's task is a 404. Errors in the video family's Shape A.
  */
 import { lookupPath, videoGenerationsSpec, type BillingPort, type VideoTaskPort } from '@unigate/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { BearerSecret } from '@unigate/platform';
 import { checkAdminToken } from '../auth/admin.guard';
 import type { Authenticator } from '../auth/authenticator';
@@ -19,9 +19,7 @@ export function registerVideoTaskRoutes(
     method: 'GET',
     url: lookupPath(videoGenerationsSpec).replace('{id}', ':id'),
     config: { spec: videoGenerationsSpec },
-    onRequest: async (request: FastifyRequest) => {
-      request.principal = await auth.authenticate(request, {});
-    },
+    onRequest: auth.onRequest,
     handler: async (request) => {
       const task = await tasks.lookup(request.principal!.account_id, request.params.id);
       return videoGenerationsSpec.localize!(task, `${request.protocol}://${request.host}`);

@@ -66,5 +66,5 @@ export function asksForCompaction(req: Pick<ResponsesRequest, 'input'>): boolean
 
 /** Whether the input holds anything compaction changes (a trigger or an item of the gateway's own). */
 export function touchesCompaction(req: Pick<ResponsesRequest, 'input'>): boolean {
-  return Array.isArray(req.input) && req.input.some((item) => item.type === 'compaction_trigger' || ownCompactionSummary(item) !== null);
+  return Array.isArray(req.input) && req.input.some((item) => isCompactionTrigger(item) || ownCompactionSummary(item) !== null);
 }

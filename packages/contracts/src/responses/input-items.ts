@@ -10,10 +10,10 @@ export const MAX_INPUT_ITEMS_PAGE = 100;
 
 /** The query, as OpenAI takes it (`include` is accepted and has nothing to add here). */
 export const inputItemsQuerySchema = z.object({
-  after: z.string().min(1).max(200).optional(),
-  before: z.string().min(1).max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_INPUT_ITEMS_PAGE).default(20),
-  order: z.enum(['asc', 'desc']).default('desc'),
+  after: z.string().min(1).max(200).optional().describe('an item id: the items after it'),
+  before: z.string().min(1).max(200).optional().describe('an item id: the items before it'),
+  limit: z.coerce.number().int().min(1).max(MAX_INPUT_ITEMS_PAGE).default(20).describe('items per page'),
+  order: z.enum(['asc', 'desc']).default('desc').describe('oldest first (asc) or newest first (desc)'),
 });
 export type InputItemsQuery = z.infer<typeof inputItemsQuerySchema>;
 

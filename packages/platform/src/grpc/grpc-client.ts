@@ -75,7 +75,8 @@ function failure(err: grpc.ServiceError): Error {
 
 /**
  * One unary call; a failure comes back as the GatewayError the service threw (or a 503: unreachable,
- * too late, or a method the service does not have yet). A bare AbortSignal for `opts` is still taken as the signal (this package's earlier form).
+ * too late, or a method the service does not have yet). A bare AbortSignal for `opts` is still taken
+ * as the signal (this package's earlier form).
  */
 export function unary<Req, Res>(method: UnaryMethod<Req, Res>, req: Req, opts: UnaryOptions | AbortSignal = {}): Promise<Res> {
   const { signal, deadlineMs }: UnaryOptions = opts instanceof AbortSignal ? { signal: opts } : opts;
