@@ -19,14 +19,6 @@ export type InputItemsQuery = z.infer<typeof inputItemsQuerySchema>;
 
 export type ListedInputItem = ResponsesInputItem & { id: string };
 
-export interface InputItemList {
-  object: 'list';
-  data: ListedInputItem[];
-  first_id: string | null;
-  last_id: string | null;
-  has_more: boolean;
-}
-
 export const inputItemListSchema = z.object({
   object: z.literal('list'),
   data: z.array(z.looseObject({ id: z.string(), type: z.string() })),
@@ -34,6 +26,9 @@ export const inputItemListSchema = z.object({
   last_id: z.string().nullable(),
   has_more: z.boolean(),
 });
+
+/** The list as answered: the schema's shape, whose items (checked loosely at the wire) are listed items. */
+export type InputItemList = Omit<z.infer<typeof inputItemListSchema>, 'data'> & { data: ListedInputItem[] };
 
 /**
  * The items as OpenAI lists them: each with an id (one the item carries, else one made from the
