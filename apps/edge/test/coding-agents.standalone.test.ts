@@ -9,6 +9,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { COMPACTION_PROMPT, OWN_COMPACTION_PREFIX, SUMMARY_PREFIX } from '@unigate/contracts';
 import { Admin, eventually } from './support/admin';
 import { runClaude, runCodex, tempDir, type ClaudeAuth } from './support/agent-cli';
 import { startStandalone, type Stack } from './support/stacks';
@@ -135,6 +136,33 @@ describe('Codex CLI 0.169.0', () => {
     expect(agentText(run.events)).toContain(SECRET);
     expect((await charged(before, 2)).map((e) => e.model)).toEqual(['gamma-2.5-flash', 'gamma-2.5-flash']);
   });
+
+  // With its own OpenAI provider Codex compacts remotely: a request ending in a compaction_trigger, answered
+  // with one compaction item that it sends back in place of the conversation. A limit of 200 tokens
+  // compacts after every answer, here between the tool call and the answer to its result.
+  it.each(['gamma-2.5-flash', 'sigma-sonnet-4-6', 'omega-k3'])(
+    'compacts mid-turn on %s (model_auto_compact_token_limit) and answers from the summary',
+    async (model) => {
+      await fetch(`${stack.simUrl}/_sim/requests`, { method: 'DELETE' });
+      const run = await runCodex(stack.baseURL, key, 'Run the command `cat notes.txt` and tell me what it printed.', {
+        cwd: work,
+        model,
+        provider: 'openai',
+        config: ['model_auto_compact_token_limit = 200'],
+      });
+      expect(run.code).toBe(0);
+      expect(run.events.filter((e) => e.type === 'error' || e.type === 'turn.failed')).toEqual([]);
+      expect(agentText(run.events)).toContain(SECRET);
+      const upstream = ((await (await fetch(`${stack.simUrl}/_sim/requests`)).json()) as { data: unknown[] }).data.map((r) =>
+        JSON.stringify(r),
+      );
+      const compacting = upstream.findIndex((r) => r.includes(JSON.stringify(COMPACTION_PROMPT).slice(1, 40)));
+      expect(compacting).toBeGreaterThanOrEqual(0);
+      // After it, the upstream reads the summary, and no compaction item.
+      expect(upstream.slice(compacting + 1).some((r) => r.includes(JSON.stringify(SUMMARY_PREFIX).slice(1, -1)))).toBe(true);
+      expect(upstream.join('\n')).not.toContain(OWN_COMPACTION_PREFIX);
+    },
+  );
 
   it('reports a wrong key as an authentication error', async () => {
     const run = await runCodex(stack.baseURL, WRONG_KEY, 'Say hi', { cwd: work, model: 'gamma-2.5-flash' });

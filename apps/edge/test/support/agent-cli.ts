@@ -135,18 +135,21 @@ export async function runCodex(
   baseURL: string,
   key: string,
   prompt: string,
-  opts: { cwd: string; model: string; timeoutMs?: number; provider?: 'custom' | 'openai' },
+  opts: { cwd: string; model: string; timeoutMs?: number; provider?: 'custom' | 'openai'; config?: readonly string[] },
 ): Promise<CodexRun> {
   const home = tempDir('unigate-codex-home-');
   const env = { ...isolatedEnv(home), CODEX_HOME: home, UNIGATE_API_KEY: key };
   const timeoutMs = opts.timeoutMs ?? 45_000;
   if (opts.provider === 'openai') {
     // Codex's own OpenAI provider pointed at the gateway; its key is the one `codex login` saves.
-    writeFileSync(join(home, 'config.toml'), `model = "${opts.model}"\nopenai_base_url = "${baseURL}"\n`);
+    writeFileSync(
+      join(home, 'config.toml'),
+      [`model = "${opts.model}"`, `openai_base_url = "${baseURL}"`, ...(opts.config ?? []), ''].join('\n'),
+    );
     const login = await runCli(CODEX_LAUNCHER, ['login', '--with-api-key'], { env, cwd: opts.cwd, timeoutMs, stdin: key });
     if (login.code !== 0) throw new Error(`codex login failed (exit ${login.code}): ${login.stderr.slice(-2000)}`);
   } else {
-    writeFileSync(join(home, 'config.toml'), codexConfig(baseURL, opts.model));
+    writeFileSync(join(home, 'config.toml'), [...(opts.config ?? []), codexConfig(baseURL, opts.model)].join('\n'));
   }
   const args = ['exec', '--skip-git-repo-check', '--json', '--ephemeral', prompt];
   const run = await runCli(CODEX_LAUNCHER, args, { env, cwd: opts.cwd, timeoutMs });

@@ -11,7 +11,7 @@ import {
   type ChatCompletionRequest,
   type ChatUsage,
 } from '@unigate/contracts';
-import { planToolCall, quoteOf, toolResults } from '../shared/agent-turn';
+import { planToolCall, textAnswer } from '../shared/agent-turn';
 import { sampleFromSchema } from '../shared/json-sample';
 import { generateProse, proseWords } from '../shared/prose';
 import { SeededRandom, seedFrom, stableId } from '../shared/seeded-random';
@@ -92,9 +92,7 @@ function answerText(body: ChatCompletionRequest, rng: SeededRandom): string {
   if (format?.type === 'json_object' || format?.type === 'json_schema') {
     return JSON.stringify({ answer: generateProse(rng, 8), confidence: rng.int(50, 99) / 100, topics: proseWords(rng, 2) });
   }
-  const results = toolResults(body.messages);
-  const quote = results.length > 0 ? `The tool returned: "${quoteOf(results)}". ` : '';
-  return quote + generateProse(rng, rng.int(20, 60));
+  return textAnswer(body.messages, () => generateProse(rng, rng.int(20, 60)));
 }
 
 function firstStop(text: string, stop: ChatCompletionRequest['stop']): number {

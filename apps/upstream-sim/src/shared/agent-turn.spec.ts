@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatCompletionRequest, ChatMessage } from '@unigate/contracts';
-import { planToolCall, quoteOf, toolResults } from './agent-turn';
+import { planToolCall, quoteOf, textAnswer, toolResults } from './agent-turn';
 import { SeededRandom } from './seeded-random';
 
 type Tools = NonNullable<ChatCompletionRequest['tools']>;
@@ -89,6 +89,48 @@ describe('the simulated agent counterpart', () => {
     ];
     expect(plan(messages, CLAUDE_TOOLS)).toBeNull();
     expect(quoteOf(toolResults(messages))).toBe('1 The secret word is PELICAN-42.');
+  });
+
+  describe('a compacted conversation (the client replaced it with a summary the model wrote)', () => {
+    const ask = 'Run the command `cat notes.txt` and tell me what it printed.';
+    const prose = () => 'Some prose.';
+    const summarise = { role: 'user', content: 'Write a handoff summary of this conversation.' } as const;
+    const ran: ChatMessage[] = [
+      user(ask),
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 't1', type: 'function', function: { name: 'exec_command', arguments: '{}' } }],
+      },
+      { role: 'tool', tool_call_id: 't1', content: 'The secret word is PELICAN-42.\n' },
+    ];
+
+    it('summarises by restating the request and the tool results so far', () => {
+      expect(textAnswer([user(ask), summarise], prose)).toBe(`The user asked: ${ask}`);
+      expect(textAnswer([...ran, summarise], prose)).toBe(`The user asked: ${ask}\nThe tool returned: "The secret word is PELICAN-42.".`);
+    });
+
+    it('goes on from a summary: the request again while nothing was done, the results once they are in it', () => {
+      const before = `Summary of the earlier conversation:\n\n${textAnswer([user(ask), summarise], prose)}`;
+      // The client keeps the request and puts the summary after it; a translation may join the two into one message.
+      expect(plan([user(ask), user(before)], CODEX_TOOLS)).toEqual({ name: 'exec_command', args: { cmd: 'cat notes.txt' } });
+      const after = `Summary of the earlier conversation:\n\n${textAnswer([...ran, summarise], prose)}`;
+      const joined: ChatMessage = {
+        role: 'user',
+        content: [
+          { type: 'text', text: ask },
+          { type: 'text', text: after },
+        ],
+      };
+      for (const messages of [[user(ask), user(after)], [joined]]) {
+        expect(plan(messages, CODEX_TOOLS)).toBeNull();
+        expect(textAnswer(messages, prose)).toBe('The tool returned: "The secret word is PELICAN-42.". Some prose.');
+      }
+      // Summarised again, it carries the request and the results on.
+      expect(textAnswer([user(ask), user(after), summarise], prose)).toBe(
+        `The user asked: ${ask}\nThe tool returned: "The secret word is PELICAN-42.".`,
+      );
+    });
   });
 
   it('is deterministic', () => {

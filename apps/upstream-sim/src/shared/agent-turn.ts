@@ -3,6 +3,10 @@
  * through the shared generator, which asks here). Deterministic, so tests can assert on it:
  *
  * - the conversation's last turn brought tool results → answer in text quoting them (no new call);
+ * - the user's latest words report tool results (a handoff summary this model wrote when the client
+ *   compacted the conversation) → answer in text quoting that report: the work was done before;
+ * - asked for a summary (a compaction) → restate the user's request and the tool results so far, so
+ *   the conversation can go on from the summary alone;
  * - tool_choice forces a tool → call it (the named one, or the best fit);
  * - the user asks to read a file (a path and a verb such as read/show/cat) → call the file-reading
  *   tool with that path, or else a shell tool with `cat <path>`;
@@ -76,6 +80,7 @@ export function planToolCall(body: ChatCompletionRequest, rng: SeededRandom): To
     return { name: named.name, args: sampleArgs(named, rng) };
   }
   const request = requestText(body.messages);
+  if (request.includes(TOOL_REPORT)) return choice === 'required' ? { name: tools[0].name, args: sampleArgs(tools[0], rng) } : null;
   const planned = fileRead(tools, request, rng) ?? commandRun(tools, request, rng) ?? topical(tools, request, rng);
   if (planned) return planned;
   return choice === 'required' ? { name: tools[0].name, args: sampleArgs(tools[0], rng) } : null;
@@ -92,18 +97,64 @@ export function toolResults(messages: readonly ChatMessage[]): ChatMessage[] {
 
 /** The opening of the tool results, whitespace collapsed, client wrappers left out. */
 export function quoteOf(results: readonly ChatMessage[]): string {
-  const text = results.map((m) => contentText(m.content).replace(CLIENT_WRAPPERS, ' ')).join(' ');
-  return splitTextTokens(text.replace(/\s+/g, ' ').trim()).slice(0, QUOTE_TOKENS).join('');
+  return opening(results.map((m) => contentText(m.content).replace(CLIENT_WRAPPERS, ' ')).join(' '));
 }
 
-/** What the user asked for: the latest user message that says something besides client wrappers. */
-function requestText(messages: readonly ChatMessage[]): string {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    if (messages[i].role !== 'user') continue;
-    const text = contentText(messages[i].content).replace(CLIENT_WRAPPERS, ' ').trim();
-    if (text) return text;
+/** How the model's answers (and so its summaries) report tool results: `The tool returned: "…".` */
+export const TOOL_REPORT = 'The tool returned: ';
+const REPORT_LINE = /The tool returned: "[^\n]*"\./;
+const RESTATED_REQUEST = /^The user asked: (.*)$/m;
+const ASKS_FOR_SUMMARY = /\bsummar(?:y|ies|i[sz]e)\b/i;
+
+/**
+ * What the model says in text: quoting the tool results the last turn brought; asked for a summary,
+ * one the conversation can go on from (the request restated, the results so far); or, when the user's
+ * latest words are such a summary, what it reports.
+ */
+export function textAnswer(messages: readonly ChatMessage[], prose: () => string): string {
+  const results = toolResults(messages);
+  const report = results.length > 0 ? `${TOOL_REPORT}"${quoteOf(results)}".` : undefined;
+  const pieces = lastUserPieces(messages, 2);
+  const request = pieces.at(-1) ?? '';
+  // A summary the model wrote (it restates a request) is not a request for one.
+  if (ASKS_FOR_SUMMARY.test(request) && !RESTATED_REQUEST.test(request) && pieces.length > 1) {
+    const before = pieces.at(-2)!;
+    const asked = RESTATED_REQUEST.exec(before)?.[1] ?? opening(before);
+    return [`The user asked: ${asked}`, report ?? REPORT_LINE.exec(before)?.[0]].filter(Boolean).join('\n');
   }
-  return '';
+  const reported = report ?? REPORT_LINE.exec(request)?.[0];
+  return reported ? `${reported} ${prose()}` : prose();
+}
+
+/** What the user asked for: their latest words besides client wrappers. */
+function requestText(messages: readonly ChatMessage[]): string {
+  return lastUserPieces(messages, 1)[0] ?? '';
+}
+
+/**
+ * The user's last `count` words, in order: each text block of each user message on its own (a client
+ * may send the request and a summary as two blocks of one message, and a translation may join two
+ * messages into one), client wrappers left out, blocks with nothing else skipped. Read from the end:
+ * a coding agent's conversation is long.
+ */
+function lastUserPieces(messages: readonly ChatMessage[], count: number): string[] {
+  const pieces: string[] = [];
+  for (let i = messages.length - 1; i >= 0 && pieces.length < count; i--) {
+    const { role, content } = messages[i];
+    if (role !== 'user') continue;
+    const blocks =
+      typeof content === 'string' ? [content] : Array.isArray(content) ? content.map((b) => (b.type === 'text' ? b.text : '')) : [];
+    for (let j = blocks.length - 1; j >= 0 && pieces.length < count; j--) {
+      const text = blocks[j].replace(CLIENT_WRAPPERS, ' ').trim();
+      if (text) pieces.unshift(text);
+    }
+  }
+  return pieces;
+}
+
+/** The opening of a text, whitespace collapsed: a bounded quote. */
+function opening(text: string): string {
+  return splitTextTokens(text.replace(/\s+/g, ' ').trim()).slice(0, QUOTE_TOKENS).join('');
 }
 
 function fileRead(tools: Tool[], request: string, rng: SeededRandom): ToolCallPlan | null {
