@@ -80,8 +80,10 @@ export function planToolCall(body: ChatCompletionRequest, rng: SeededRandom): To
     return { name: named.name, args: sampleArgs(named, rng) };
   }
   const request = requestText(body.messages);
-  if (request.includes(TOOL_REPORT)) return choice === 'required' ? { name: tools[0].name, args: sampleArgs(tools[0], rng) } : null;
-  const planned = fileRead(tools, request, rng) ?? commandRun(tools, request, rng) ?? topical(tools, request, rng);
+  // Words that report tool results (the model's own summary) say the work was done: nothing to call.
+  const planned = request.includes(TOOL_REPORT)
+    ? null
+    : (fileRead(tools, request, rng) ?? commandRun(tools, request, rng) ?? topical(tools, request, rng));
   if (planned) return planned;
   return choice === 'required' ? { name: tools[0].name, args: sampleArgs(tools[0], rng) } : null;
 }
@@ -102,8 +104,9 @@ export function quoteOf(results: readonly ChatMessage[]): string {
 
 /** How the model's answers (and so its summaries) report tool results: `The tool returned: "…".` */
 export const TOOL_REPORT = 'The tool returned: ';
-const REPORT_LINE = /The tool returned: "[^\n]*"\./;
-const RESTATED_REQUEST = /^The user asked: (.*)$/m;
+const REPORT_LINE = new RegExp(`${TOOL_REPORT}"[^\\n]*"\\.`);
+const RESTATES = 'The user asked: ';
+const RESTATED_REQUEST = new RegExp(`^${RESTATES}(.*)$`, 'm');
 const ASKS_FOR_SUMMARY = /\bsummar(?:y|ies|i[sz]e)\b/i;
 
 /**
@@ -120,7 +123,7 @@ export function textAnswer(messages: readonly ChatMessage[], prose: () => string
   if (ASKS_FOR_SUMMARY.test(request) && !RESTATED_REQUEST.test(request) && pieces.length > 1) {
     const before = pieces.at(-2)!;
     const asked = RESTATED_REQUEST.exec(before)?.[1] ?? opening(before);
-    return [`The user asked: ${asked}`, report ?? REPORT_LINE.exec(before)?.[0]].filter(Boolean).join('\n');
+    return [RESTATES + asked, report ?? REPORT_LINE.exec(before)?.[0]].filter(Boolean).join('\n');
   }
   const reported = report ?? REPORT_LINE.exec(request)?.[0];
   return reported ? `${reported} ${prose()}` : prose();
