@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { BillingPort, CatalogPort } from '@unigate/contracts';
 import { AdminController } from './admin/admin.controller';
 import { AdminGuard } from './auth/admin.guard';
-import { ApiKeyGuard } from './auth/api-key.guard';
+import { AnthropicKeyGuard, ApiKeyGuard } from './auth/api-key.guard';
 import { Authenticator } from './auth/authenticator';
 import { DashboardBillingController } from './billing/dashboard-billing.controller';
 import type { EdgeOptions } from './edge-options';
@@ -26,6 +26,7 @@ export class EdgeModule {
         { provide: Authenticator, useValue: deps.auth },
         AdminGuard,
         ApiKeyGuard,
+        AnthropicKeyGuard,
       ],
     };
   }

@@ -10,6 +10,8 @@ export * from './ports';
 export * from './tokens';
 export { TokenCountMemo, withTokenMemo } from './token-memo';
 export * from './anthropic';
+export * from './anthropic-models';
+export * from './cursor-page';
 export * from './responses';
 export * from './endpoints';
 export * from './limits';

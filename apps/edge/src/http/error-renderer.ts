@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { HttpException } from '@nestjs/common';
-import { errors, GatewayError, renderError, type ErrorShape } from '@unigate/contracts';
+import { errors, GatewayError, renderError, speaksAnthropic, type ErrorShape } from '@unigate/contracts';
 import { rejections, type Logger } from '@unigate/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -52,8 +52,14 @@ export function replyWithError(err: unknown, request: FastifyRequest, reply: Fas
     reply.raw.destroy();
     return;
   }
-  const shape = request.routeOptions?.config?.spec?.errorShape() ?? (request.url.startsWith('/v1/messages') ? 'anthropic' : 'B');
+  const shape = request.routeOptions?.config?.spec?.errorShape() ?? pathShape(request);
   return sendError(reply, request, toGatewayError(err, logger, String(request.id)), shape);
+}
+
+/** A route outside the pipeline answers in Anthropic's shape on /v1/messages, and to an Anthropic client on the model list. */
+function pathShape(request: FastifyRequest): ErrorShape {
+  if (request.url.startsWith('/v1/messages')) return 'anthropic';
+  return request.url.startsWith('/v1/models') && speaksAnthropic(request.headers) ? 'anthropic' : 'B';
 }
 
 /** The client went away mid-request (an aborted upload, a reset): there is nobody left to answer. */

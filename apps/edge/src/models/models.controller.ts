@@ -1,7 +1,16 @@
 import { Controller, Get, Inject, Param, Req, UseGuards } from '@nestjs/common';
-import { errors, type CatalogPort, type ModelInfo } from '@unigate/contracts';
+import {
+  anthropicModelInfo,
+  anthropicModelsQuerySchema,
+  cursorPage,
+  errors,
+  parseOrThrow,
+  speaksAnthropic,
+  type CatalogPort,
+  type ModelInfo,
+} from '@unigate/contracts';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeyGuard, principalOf } from '../auth/api-key.guard';
+import { AnthropicKeyGuard, principalOf } from '../auth/api-key.guard';
 import { CATALOG_PORT } from '../tokens';
 import { modelsForKey } from './models-for-key';
 
@@ -19,22 +28,44 @@ const modelObject = (m: ModelInfo) => ({
  * GET /v1/models: OpenAI's list shape, only what the key may use, plus family and kind.
  * GET /v1/models/{model}: one of them (the SDKs' `models.retrieve`); a model the key may not use is
  * as unknown to it as one that does not exist (404 model_not_found), as the list does not show it either.
+ *
+ * An Anthropic client (`anthropic-version` on the request; its key may come as `x-api-key`) gets
+ * Anthropic's Models API instead: the chat models the key may use (the ones /v1/messages serves),
+ * newest first, a page at a time by `limit`, `after_id` and `before_id`.
  */
 @Controller('v1')
-@UseGuards(ApiKeyGuard)
+@UseGuards(AnthropicKeyGuard)
 export class ModelsController {
   constructor(@Inject(CATALOG_PORT) private readonly catalog: CatalogPort) {}
 
   @Get('models')
   async list(@Req() request: FastifyRequest) {
+    if (speaksAnthropic(request.headers)) {
+      const query = parseOrThrow(anthropicModelsQuerySchema, request.query ?? {});
+      const models = await this.anthropicModels(request);
+      const page = cursorPage(models, { after: query.after_id, before: query.before_id, limit: query.limit }, ANTHROPIC_CURSORS, noModel);
+      return { ...page, data: page.data.map(anthropicModelInfo) };
+    }
     const allowed = await modelsForKey(this.catalog, principalOf(request));
     return { object: 'list', data: allowed.map(modelObject) };
   }
 
   @Get('models/:model')
   async retrieve(@Req() request: FastifyRequest, @Param('model') id: string) {
-    const model = (await modelsForKey(this.catalog, principalOf(request))).find((m) => m.id === id);
+    const anthropic = speaksAnthropic(request.headers);
+    const models = anthropic ? await this.anthropicModels(request) : await modelsForKey(this.catalog, principalOf(request));
+    const model = models.find((m) => m.id === id);
     if (!model) throw errors.modelNotFound(id);
-    return modelObject(model);
+    return anthropic ? anthropicModelInfo(model) : modelObject(model);
+  }
+
+  /** What an Anthropic client can call: the key's chat models, newest first (then by id). */
+  private async anthropicModels(request: FastifyRequest): Promise<ModelInfo[]> {
+    const chat = (await modelsForKey(this.catalog, principalOf(request))).filter((m) => m.kind === 'chat');
+    return chat.sort((a, b) => b.created - a.created || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 }
+
+const ANTHROPIC_CURSORS = { after: 'after_id', before: 'before_id' };
+// Anthropic's error shape has no `param`: the message names the cursor.
+const noModel = (id: string, field: string) => `Invalid '${field}': no model with id '${id}' in this list.`;

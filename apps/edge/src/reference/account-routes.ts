@@ -40,28 +40,66 @@ const MODEL: JsonSchema = {
   },
 };
 
+/** A model as Anthropic's Models API gives it (to a request with `anthropic-version`). */
+const ANTHROPIC_MODEL: JsonSchema = {
+  type: 'object',
+  required: ['type', 'id', 'display_name', 'created_at'],
+  properties: {
+    type: { const: 'model' },
+    id: { type: 'string' },
+    display_name: { type: 'string' },
+    created_at: { type: 'string', format: 'date-time' },
+    max_input_tokens: { type: ['integer', 'null'] },
+    max_tokens: { type: ['integer', 'null'] },
+    description: { type: 'string' },
+  },
+};
+
+const ANTHROPIC_CLIENTS =
+  ' With an `anthropic-version` header (Anthropic clients; the key may then come as `x-api-key`): Anthropic’s Models API shape, chat models only, errors in Anthropic’s shape.';
+
 export const ACCOUNT_ROUTES: readonly AccountRoute[] = [
   {
     path: '/v1/models',
-    summary: 'The models your key may use (OpenAI list shape, plus family and kind).',
+    summary:
+      'The models your key may use (OpenAI list shape, plus family and kind).' + ANTHROPIC_CLIENTS + ' Newest first, a page at a time.',
+    query: [
+      { name: 'limit', description: 'Anthropic clients: models per page, 1-1000 (default 20)' },
+      { name: 'after_id', description: 'Anthropic clients: a model id; the models after it' },
+      { name: 'before_id', description: 'Anthropic clients: a model id; the models before it' },
+    ],
     response: {
-      type: 'object',
-      required: ['object', 'data'],
-      properties: {
-        object: { const: 'list' },
-        data: {
-          type: 'array',
-          items: MODEL,
+      oneOf: [
+        {
+          type: 'object',
+          required: ['object', 'data'],
+          properties: {
+            object: { const: 'list' },
+            data: {
+              type: 'array',
+              items: MODEL,
+            },
+          },
         },
-      },
+        {
+          type: 'object',
+          required: ['data', 'has_more', 'first_id', 'last_id'],
+          properties: {
+            data: { type: 'array', items: ANTHROPIC_MODEL },
+            has_more: { type: 'boolean' },
+            first_id: { type: ['string', 'null'] },
+            last_id: { type: ['string', 'null'] },
+          },
+        },
+      ],
     },
   },
   {
     path: '/v1/models/{model}',
-    summary: 'One model your key may use, in the shape of a /v1/models entry; 404 model_not_found for any other.',
+    summary: 'One model your key may use, in the shape of a /v1/models entry; 404 model_not_found for any other.' + ANTHROPIC_CLIENTS,
     params: [{ name: 'model', description: 'a model id, as /v1/models lists it' }],
     errors: ['404'],
-    response: MODEL,
+    response: { oneOf: [MODEL, ANTHROPIC_MODEL] },
   },
   {
     path: '/v1/dashboard/billing/subscription',

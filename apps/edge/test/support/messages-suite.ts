@@ -139,6 +139,66 @@ export function messagesSuite(start: () => Promise<Stack>, models: string[]) {
     expect(typeof body.request_id).toBe('string');
   });
 
+  it('lists and retrieves models in Anthropic’s Models API shape (models.list, models.retrieve), a page at a time', async () => {
+    // The SDK sends the key as x-api-key and an anthropic-version header: the chat models the key may use, newest first.
+    const all: Anthropic.ModelInfo[] = [];
+    for await (const m of client.models.list({ limit: 2 })) all.push(m);
+    expect(new Set(all.map((m) => m.id)).size).toBe(all.length);
+    expect(all.map((m) => m.id)).toEqual(expect.arrayContaining(models));
+    for (const m of all)
+      expect(m).toMatchObject({ type: 'model', id: expect.any(String), display_name: m.id, created_at: expect.any(String) });
+    const released = all.map((m) => Date.parse(m.created_at));
+    expect(released).toEqual([...released].sort((a, b) => b - a));
+
+    // OpenAI clients (no anthropic-version) still get OpenAI's list, with every kind of model.
+    const openai = (await json(await fetch(`${origin()}/v1/models`, { headers: { authorization: `Bearer ${stack.apiKey}` } }))) as {
+      object: string;
+      data: Array<{ id: string; kind: string }>;
+    };
+    expect(openai.object).toBe('list');
+    expect(
+      openai.data
+        .filter((m) => m.kind === 'chat')
+        .map((m) => m.id)
+        .sort(),
+    ).toEqual(all.map((m) => m.id).sort());
+    const notChat = openai.data.find((m) => m.kind !== 'chat')!.id;
+
+    // 20 a page by default (all of them here); before_id pages backwards.
+    const first = await client.models.list();
+    expect(first.data).toEqual(all);
+    expect(first).toMatchObject({ has_more: false, first_id: all[0].id, last_id: all.at(-1)!.id });
+    const back = await client.models.list({ before_id: all[4].id, limit: 2 });
+    expect(back.data.map((m) => m.id)).toEqual(all.slice(2, 4).map((m) => m.id));
+    expect(back.has_more).toBe(true);
+
+    expect(await client.models.retrieve(models[0])).toEqual(all.find((m) => m.id === models[0]));
+    for (const unknown of [notChat, 'no-such-model']) {
+      const err = await client.models.retrieve(unknown).catch((e) => e);
+      expect(err).toBeInstanceOf(Anthropic.NotFoundError);
+      expect(err.error).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
+    }
+    for (const [query, field] of [
+      [{ limit: 0 }, 'limit'],
+      [{ limit: 1001 }, 'limit'],
+      [{ after_id: 'no-such-model' }, 'after_id'],
+    ] as const) {
+      const err = await client.models.list(query).catch((e) => e);
+      expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+      expect(err.error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+      expect(err.error.error.message).toContain(field);
+    }
+    const wrongKey = new Anthropic({ baseURL: stack.origin, apiKey: 'sk-wrong-0000000000000000000000000000', maxRetries: 0 });
+    const denied = await wrongKey.models.list().catch((e) => e);
+    expect(denied).toBeInstanceOf(Anthropic.AuthenticationError);
+    expect(denied.error).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
+
+    // A key limited to some models sees only those.
+    const { key } = await new Admin(stack).fundedKey(1, { models: [models[0]] });
+    const limited = new Anthropic({ baseURL: stack.origin, apiKey: key, maxRetries: 0 });
+    expect((await limited.models.list()).data.map((m) => m.id)).toEqual([models[0]]);
+  });
+
   it('answers invalid requests with 400 invalid_request_error naming the field, also for bad JSON', async () => {
     const err = await client.messages.create({ model: models[0], messages: [{ role: 'user', content: 'hi' }] } as never).catch((e) => e);
     expect(err).toBeInstanceOf(Anthropic.BadRequestError);

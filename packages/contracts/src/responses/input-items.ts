@@ -3,7 +3,7 @@
  * up to its own output), a page at a time, in OpenAI's list shape and cursor rules.
  */
 import { z } from 'zod';
-import { errors } from '../errors';
+import { cursorPage } from '../cursor-page';
 import type { ResponsesInputItem } from './request';
 
 export const MAX_INPUT_ITEMS_PAGE = 100;
@@ -46,23 +46,11 @@ export function listedItems(responseId: string, items: readonly ResponsesInputIt
 }
 
 /**
- * One page: in `order` (newest first for `desc`), starting after the item `after` names and ending
- * before the one `before` names, at most `limit` items. A cursor that names no item of the list is
- * a 400 naming it.
+ * One page, in `order` (newest first for `desc`), by the list's cursors (cursor-page.ts); a cursor
+ * that names no item of the list is a 400 naming it.
  */
 export function pageOfItems(items: readonly ListedInputItem[], q: InputItemsQuery): InputItemList {
   const ordered = q.order === 'asc' ? items : [...items].reverse();
-  const place = (cursor: 'after' | 'before') => {
-    const at = ordered.findIndex((item) => item.id === q[cursor]);
-    if (at < 0) throw errors.invalidRequest(`No input item with id '${String(q[cursor]).slice(0, 200)}' in this response.`, cursor);
-    return at;
-  };
-  const start = q.after !== undefined ? place('after') + 1 : 0;
-  const end = q.before !== undefined ? place('before') : ordered.length;
-  // `before` alone pages backwards: the `limit` items just before it, and more if any precede them.
-  const backwards = q.before !== undefined && q.after === undefined;
-  const from = backwards ? Math.max(0, end - q.limit) : start;
-  const data = ordered.slice(from, Math.max(from, Math.min(end, from + q.limit)));
-  const hasMore = backwards ? from > 0 : from + data.length < end;
-  return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: hasMore };
+  const page = cursorPage(ordered, q, { after: 'after', before: 'before' }, (id) => `No input item with id '${id}' in this response.`);
+  return { object: 'list', ...page };
 }
