@@ -101,6 +101,13 @@ describe('API reference: /openapi.json and /docs', () => {
     expect(doc.paths['/v1/chat/completions'].post.responses['402'].content['application/json'].schema.$ref).toBe(
       '#/components/schemas/ErrorShapeB',
     );
+    // The routes that take Anthropic's x-api-key say so; the others take the bearer key alone.
+    const xApiKey = [{ bearer: [] }, { xApiKey: [] }];
+    expect(doc.paths['/v1/messages'].post.security).toEqual(xApiKey);
+    expect(doc.paths['/v1/models'].get.security).toEqual(xApiKey);
+    expect(doc.paths['/v1/models/{model}'].get.security).toEqual(xApiKey);
+    expect(doc.paths['/v1/chat/completions'].post.security).toBeUndefined();
+    expect(doc.paths['/v1/dashboard/billing/subscription'].get.security).toBeUndefined();
   });
 
   it('documents the video task lookup: its path parameter, the same task schema as the submission answers, errors in Shape A', () => {

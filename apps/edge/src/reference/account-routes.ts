@@ -14,6 +14,8 @@ export interface AccountRoute {
   query?: Array<{ name: string; description: string }>;
   /** Error statuses beyond 400 and 401. */
   errors?: string[];
+  /** Also takes the key as Anthropic's `x-api-key` header. */
+  acceptsXApiKey?: boolean;
   response: JsonSchema;
 }
 
@@ -61,6 +63,7 @@ const ANTHROPIC_CLIENTS =
 export const ACCOUNT_ROUTES: readonly AccountRoute[] = [
   {
     path: '/v1/models',
+    acceptsXApiKey: true,
     summary:
       'The models your key may use (OpenAI list shape, plus family and kind).' + ANTHROPIC_CLIENTS + ' Newest first, a page at a time.',
     query: [
@@ -96,6 +99,7 @@ export const ACCOUNT_ROUTES: readonly AccountRoute[] = [
   },
   {
     path: '/v1/models/{model}',
+    acceptsXApiKey: true,
     summary: 'One model your key may use, in the shape of a /v1/models entry; 404 model_not_found for any other.' + ANTHROPIC_CLIENTS,
     params: [{ name: 'model', description: 'a model id, as /v1/models lists it' }],
     errors: ['404'],

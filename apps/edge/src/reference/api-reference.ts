@@ -23,7 +23,7 @@ export function apiReferenceMarkdown(
     '',
     '## Authentication',
     '',
-    'Every call takes `Authorization: Bearer sk-...` (the messages endpoints also take `x-api-key`). The MCP server at `/mcp` takes the same header.',
+    'Every call takes `Authorization: Bearer sk-...` (the messages endpoints and the model list also take `x-api-key`). The MCP server at `/mcp` takes the same header.',
     '',
     '## Errors',
     '',

@@ -52,7 +52,7 @@ export function openApiDocument(specs: readonly AnyEndpointSpec[], { version, lo
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer sk-...' },
-        xApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: "Anthropic's header (messages endpoints)" },
+        xApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: "Anthropic's header (messages endpoints, model list)" },
       },
       schemas: { ...ERROR_SCHEMAS, ...components.schemas },
     },
@@ -191,6 +191,7 @@ function accountOperation(route: AccountRoute, path: string) {
   return {
     operationId: path.replace(/^\//, '').replace(/\W+/g, '_'),
     summary: route.summary,
+    ...(route.acceptsXApiKey && { security: [{ bearer: [] }, { xApiKey: [] }] }),
     ...(parameters.length > 0 && {
       // A path parameter is always required; the query ones are optional.
       parameters: parameters.map((p) => ({ ...p, required: p.in === 'path', schema: { type: 'string' } })),
