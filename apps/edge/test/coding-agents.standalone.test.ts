@@ -7,7 +7,7 @@
  * clients against the gateway's HTTP surface, which both deployments share (the captured-client
  * suite replays the same requests on both).
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COMPACTION_PROMPT, OWN_COMPACTION_PREFIX, SUMMARY_PREFIX } from '@unigate/contracts';
 import { Admin, eventually } from './support/admin';
@@ -95,6 +95,23 @@ describe('Claude Code 2.1.328', () => {
       expect(res).toMatchObject({ is_error: true, api_error_status: 401 });
     },
   );
+
+  // Its gateway model discovery (read from the binary): GET /v1/models?limit=1000 with anthropic-version and the key
+  // as x-api-key or Bearer, the answer checked against Anthropic's list shape, then only ids naming claude or
+  // anthropic kept. The built-in catalogue has none, so 0 are kept; before, x-api-key was a 401 here.
+  it.each(AUTH)('reads the model list through its gateway model discovery with %s', async (variable) => {
+    const debugFile = join(tempDir('unigate-claude-debug-'), 'debug.txt');
+    const res = await runClaude(stack.origin, { variable, key }, 'Say hi', {
+      cwd: work,
+      env: { CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: '1' },
+      debugFile,
+    });
+    expect(res.is_error).toBe(false);
+    const discovery = readFileSync(debugFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('[gatewayDiscovery]'));
+    expect(discovery).toEqual([expect.stringContaining('[gatewayDiscovery] 0 usable models after filter')]);
+  });
 });
 
 describe('Codex CLI 0.169.0', () => {

@@ -93,7 +93,7 @@ export async function runClaude(
   origin: string,
   auth: ClaudeAuth,
   prompt: string,
-  opts: { cwd: string; model?: string; timeoutMs?: number },
+  opts: { cwd: string; model?: string; timeoutMs?: number; env?: Record<string, string>; debugFile?: string },
 ): Promise<ClaudeResult> {
   const home = tempDir('unigate-claude-home-');
   const env = {
@@ -103,8 +103,16 @@ export async function runClaude(
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     DISABLE_TELEMETRY: '1',
     DISABLE_AUTOUPDATER: '1',
+    ...opts.env,
   };
-  const args = ['-p', prompt, '--output-format', 'json', ...(opts.model ? ['--model', opts.model] : [])];
+  const args = [
+    '-p',
+    prompt,
+    '--output-format',
+    'json',
+    ...(opts.model ? ['--model', opts.model] : []),
+    ...(opts.debugFile ? ['--debug', '--debug-file', opts.debugFile] : []),
+  ];
   const run = await runCli(CLAUDE_LAUNCHER, args, { env, cwd: opts.cwd, timeoutMs: opts.timeoutMs ?? 45_000 });
   try {
     return JSON.parse(run.stdout) as ClaudeResult;
