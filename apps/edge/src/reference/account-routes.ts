@@ -2,6 +2,7 @@
  * The public routes that are not endpoint specs (Nest controllers: models/, billing/), described once
  * for the generated references. Their answers' shapes are the controllers' own.
  */
+import { anthropicModelsQuerySchema } from '@unigate/contracts';
 import type { JsonSchema } from './endpoint-schemas';
 
 export interface AccountRoute {
@@ -66,11 +67,10 @@ export const ACCOUNT_ROUTES: readonly AccountRoute[] = [
     acceptsXApiKey: true,
     summary:
       'The models your key may use (OpenAI list shape, plus family and kind).' + ANTHROPIC_CLIENTS + ' Newest first, a page at a time.',
-    query: [
-      { name: 'limit', description: 'Anthropic clients: models per page, 1-1000 (default 20)' },
-      { name: 'after_id', description: 'Anthropic clients: a model id; the models after it' },
-      { name: 'before_id', description: 'Anthropic clients: a model id; the models before it' },
-    ],
+    query: Object.entries(anthropicModelsQuerySchema.shape).map(([name, schema]) => ({
+      name,
+      description: `Anthropic clients: ${schema.description}`,
+    })),
     response: {
       oneOf: [
         {

@@ -17,6 +17,9 @@ import {
 } from './endpoint-schemas';
 import { ERROR_SCHEMAS, errorSchemaName } from './error-schemas';
 
+/** An operation that takes the key as a bearer token or as Anthropic's x-api-key. */
+const BEARER_OR_X_API_KEY = [{ bearer: [] }, { xApiKey: [] }];
+
 export interface OpenApiOptions {
   version: string;
   /** The specs whose task lookup (GET `<path>/{id}`) this edge serves. */
@@ -79,7 +82,7 @@ function endpointOperation(spec: AnyEndpointSpec, components: Components) {
     operationId: spec.name.replace(/\./g, '_'),
     summary: summaryOf(spec),
     description: `Models of kind ${spec.kinds.join(', ')}; billed in ${spec.units.join(', ') || 'nothing (free)'}.`,
-    ...(spec.acceptsXApiKey && { security: [{ bearer: [] }, { xApiKey: [] }] }),
+    ...(spec.acceptsXApiKey && { security: BEARER_OR_X_API_KEY }),
     requestBody: {
       required: true,
       content: {
@@ -191,7 +194,7 @@ function accountOperation(route: AccountRoute, path: string) {
   return {
     operationId: path.replace(/^\//, '').replace(/\W+/g, '_'),
     summary: route.summary,
-    ...(route.acceptsXApiKey && { security: [{ bearer: [] }, { xApiKey: [] }] }),
+    ...(route.acceptsXApiKey && { security: BEARER_OR_X_API_KEY }),
     ...(parameters.length > 0 && {
       // A path parameter is always required; the query ones are optional.
       parameters: parameters.map((p) => ({ ...p, required: p.in === 'path', schema: { type: 'string' } })),
