@@ -30,8 +30,8 @@ const modelObject = (m: ModelInfo) => ({
  * as unknown to it as one that does not exist (404 model_not_found), as the list does not show it either.
  *
  * An Anthropic client (`anthropic-version` on the request; its key may come as `x-api-key`) gets
- * Anthropic's Models API instead: the chat models the key may use (the ones /v1/messages serves),
- * newest first, a page at a time by `limit`, `after_id` and `before_id`.
+ * Anthropic's Models API instead: the same models (SPEC: every model the key may access), newest
+ * first, a page at a time by `limit`, `after_id` and `before_id`.
  */
 @Controller('v1')
 @UseGuards(AnthropicKeyGuard)
@@ -59,10 +59,10 @@ export class ModelsController {
     return anthropic ? anthropicModelInfo(model) : modelObject(model);
   }
 
-  /** What an Anthropic client can call: the key's chat models, newest first (then by id). */
+  /** The key's models in Anthropic's order: newest first (then by id). */
   private async anthropicModels(request: FastifyRequest): Promise<ModelInfo[]> {
-    const chat = (await modelsForKey(this.catalog, principalOf(request))).filter((m) => m.kind === 'chat');
-    return chat.sort((a, b) => b.created - a.created || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const models = await modelsForKey(this.catalog, principalOf(request));
+    return [...models].sort((a, b) => b.created - a.created || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 }
 

@@ -59,7 +59,7 @@ const ANTHROPIC_MODEL: JsonSchema = {
 };
 
 const ANTHROPIC_CLIENTS =
-  ' With an `anthropic-version` header (Anthropic clients; the key may then come as `x-api-key`): Anthropic’s Models API shape, chat models only, errors in Anthropic’s shape.';
+  ' With an `anthropic-version` header (Anthropic clients; the key may then come as `x-api-key`): the same models in Anthropic’s Models API shape, errors in Anthropic’s shape.';
 
 export const ACCOUNT_ROUTES: readonly AccountRoute[] = [
   {
