@@ -86,11 +86,18 @@ test('encoding does not hold the event loop: 20 s of audio take this loop a frac
     const bytes = await work();
     return { bytes, active: performance.eventLoopUtilization(before).active };
   };
-  const here = await busy(() => mp3HereAtOnce(samples));
-  const onThread = await busy(async () => Buffer.concat(await mp3(pieces(file, 64 * 1024))));
-  expect(onThread.bytes).toEqual(here.bytes);
-  expect(here.active).toBeGreaterThan(100); // the encode is real work…
-  expect(onThread.active).toBeLessThan(here.active * 0.3); // …that the thread keeps off this loop
+  // The two are measured one after the other, so a suite running beside this one can inflate one and
+  // not the other (alone the ratio is ~0.04; a fresh-clone CI run once read 0.33): the pair is
+  // measured up to three times. An encode on this loop would read ~1 every time.
+  let ratio = Infinity;
+  for (let attempt = 0; attempt < 3 && ratio >= 0.3; attempt++) {
+    const here = await busy(() => mp3HereAtOnce(samples));
+    const onThread = await busy(async () => Buffer.concat(await mp3(pieces(file, 64 * 1024))));
+    expect(onThread.bytes).toEqual(here.bytes);
+    expect(here.active).toBeGreaterThan(100); // the encode is real work…
+    ratio = onThread.active / here.active;
+  }
+  expect(ratio).toBeLessThan(0.3); // …that the thread keeps off this loop
 });
 
 test('encodes in progress share the thread, each with its own encoder', async () => {
