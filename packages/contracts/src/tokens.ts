@@ -8,7 +8,7 @@
  * a long base64 blob or an unspaced identifier from counting as a single token.
  */
 import type { ChatMessage } from './chat';
-import { COMPACTION_PROMPT, ownCompactionSummary, SUMMARY_PREFIX } from './responses/compaction';
+import { compactionInput, touchesCompaction } from './responses/compaction';
 import { inputItems, type ResponsesRequest } from './responses/request';
 import { countThroughMemo } from './token-memo';
 
@@ -223,7 +223,10 @@ function anthropicBlockTokens(block: { type: string } & Record<string, unknown>)
 export function countResponsesPromptTokens(req: Pick<ResponsesRequest, 'input' | 'instructions' | 'tools'>): number {
   let total = REPLY_PRIMING_TOKENS;
   if (req.instructions) total += MESSAGE_OVERHEAD_TOKENS + countTextTokens(req.instructions);
-  for (const item of inputItems(req)) {
+  // Counted as the upstream reads it: a compaction trigger as the summary prompt, the gateway's own
+  // compaction items as the summaries they carry (responses/compaction.ts).
+  const items = inputItems(req);
+  for (const item of touchesCompaction(req) ? compactionInput(items) : items) {
     total += MESSAGE_OVERHEAD_TOKENS;
     switch (item.type) {
       case 'message':
@@ -242,15 +245,8 @@ export function countResponsesPromptTokens(req: Pick<ResponsesRequest, 'input' |
       case 'reasoning':
         total += item.summary.reduce((n, s) => n + countTextTokens(s.text), 0);
         break;
-      case 'compaction_trigger':
-        // The gateway compacts: the trigger becomes its prompt (responses/compaction.ts).
-        total += countTextTokens(COMPACTION_PROMPT);
+      default:
         break;
-      default: {
-        const summary = ownCompactionSummary(item);
-        if (summary !== null) total += countTextTokens(SUMMARY_PREFIX + summary);
-        break;
-      }
     }
   }
   if (req.tools?.length) total += countTextTokens(JSON.stringify(req.tools));
