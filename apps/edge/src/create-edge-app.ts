@@ -53,7 +53,8 @@ import { registerFileRoutes, type FileRoutesOptions } from './files/file-routes'
 import { EndpointPipeline } from './pipeline/endpoint-pipeline';
 import { registerEndpoints } from './pipeline/register-endpoints';
 import { registerStoredResponseRoutes } from './responses/stored-response-routes';
-import { registerResponsesWebSocketRefusal } from './responses/websocket-refusal';
+import { registerResponsesWebSocket } from './responses/responses-websocket';
+import { LocalCalls } from './mcp/local-calls';
 import { registerVideoTaskRoutes } from './videos/video-task-routes';
 
 export interface EdgePorts {
@@ -135,7 +136,9 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
   // Task lookups: the video task route below, served with the video task port.
   const lookups = ports.videoTasks ? served.filter((s) => s.lookup) : [];
   const storedResponses = Boolean(ports.storedResponses);
-  registerMcp(fastify, { auth, billing: ports.billing, catalog: ports.catalog, specs: served, lookups, storedResponses, logger });
+  // In-process requests on the edge's own routes: MCP tool calls and WebSocket-mode responses.
+  const local = new LocalCalls(fastify);
+  registerMcp(fastify, { auth, billing: ports.billing, catalog: ports.catalog, specs: served, lookups, storedResponses, logger, local });
   registerReference(fastify, served, { lookups, storedResponses }, EDGE_VERSION);
   if (opts.files) registerFileRoutes(fastify, opts.files);
   registerWeb(fastify, {
@@ -147,7 +150,16 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
   });
   if (ports.videoTasks) registerVideoTaskRoutes(fastify, ports.videoTasks, ports.billing, auth, opts.adminToken);
   if (ports.storedResponses) registerStoredResponseRoutes(fastify, ports.storedResponses, auth);
-  if (served.includes(responsesSpec)) registerResponsesWebSocketRefusal(fastify);
+  const endSockets = served.includes(responsesSpec)
+    ? registerResponsesWebSocket({
+        server: fastify.server,
+        auth,
+        local,
+        maxPayload: BODY_LIMIT_BYTES,
+        idleTimeoutMs: http.idleTimeoutMs,
+        logger,
+      })
+    : () => undefined;
 
   @Module({
     imports: [
@@ -171,11 +183,11 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
   }
   app.get(Readiness).add('edge', async () => undefined);
   app.get(Readiness).add('limits', () => opts.reservations.checkReady());
-  drains.set(app, { drain, fastify, logger });
+  drains.set(app, { drain, fastify, logger, endSockets });
   return app;
 }
 
-const drains = new WeakMap<INestApplication, { drain: HttpDrain; fastify: FastifyInstance; logger: Logger }>();
+const drains = new WeakMap<INestApplication, { drain: HttpDrain; fastify: FastifyInstance; logger: Logger; endSockets: () => void }>();
 
 /**
  * The edge's part of a graceful shutdown, before `app.close()`: not ready any more, no new
@@ -185,5 +197,7 @@ export async function drainEdgeApp(app: INestApplication, deadlineMs: number): P
   const entry = drains.get(app);
   if (!entry) return;
   app.get(Readiness).drain();
+  // WebSocket connections end once their response in flight has (the drain waits for it like any other).
+  entry.endSockets();
   await entry.drain.drain(entry.fastify, deadlineMs, entry.logger);
 }

@@ -10,6 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COMPACTION_PROMPT, OWN_COMPACTION_PREFIX, SUMMARY_PREFIX } from '@unigate/contracts';
+import { metricSum, scrapeMetrics } from '@unigate/testing';
 import { Admin, eventually } from './support/admin';
 import { runClaude, runCodex, tempDir, type ClaudeAuth } from './support/agent-cli';
 import { startStandalone, type Stack } from './support/stacks';
@@ -140,17 +141,23 @@ describe('Codex CLI 0.169.0', () => {
     expect((await charged(before, 2)).map((e) => e.model)).toEqual(['gamma-2.5-flash', 'gamma-2.5-flash']);
   });
 
-  it('works as its own OpenAI provider pointed at the gateway (openai_base_url): the WebSocket handshake is refused with 426 and it goes over to HTTP', async () => {
+  it('works as its own OpenAI provider pointed at the gateway (openai_base_url), over the Responses WebSocket', async () => {
     const before = await ledgerSize();
+    const sockets = async () => metricSum(await scrapeMetrics(stack.origin, stack.adminToken), 'unigate_websocket_connections_total');
+    const socketsBefore = await sockets();
     const run = await runCodex(stack.baseURL, key, 'Run the command `cat notes.txt` and tell me what it printed.', {
       cwd: work,
       model: 'gamma-2.5-flash',
       provider: 'openai',
     });
     expect(run.code).toBe(0);
-    // No "Reconnecting… n/5": the 426 sends it to HTTP at once (any other answer cost it the turn).
+    // No "Reconnecting… n/5" and no fall-back to HTTP: it prewarms the socket (generate: false), asks for
+    // the tool call, then sends only the tool's output with previous_response_id (store: false).
     expect(run.events.filter((e) => e.type === 'error')).toEqual([]);
+    expect(run.stderr).not.toMatch(/websocket/i);
+    expect(await sockets()).toBeGreaterThan(socketsBefore);
     expect(agentText(run.events)).toContain(SECRET);
+    // Two answers billed; the prewarm costs nothing.
     expect((await charged(before, 2)).map((e) => e.model)).toEqual(['gamma-2.5-flash', 'gamma-2.5-flash']);
   });
 

@@ -60,7 +60,7 @@ export class Authenticator {
    * The caller's principal: at once when this replica's cache answers (the usual case, and then no
    * promise is made on the request's path), otherwise once billing has.
    */
-  authenticate(request: FastifyRequest, opts: AuthOptions = {}): KeyPrincipal | Promise<KeyPrincipal> {
+  authenticate(request: Pick<FastifyRequest, 'headers'>, opts: AuthOptions = {}): KeyPrincipal | Promise<KeyPrincipal> {
     const key = extractKey(request, opts);
     if (!key) throw errors.invalidApiKey('Missing API key. Send it as Authorization: Bearer sk-...');
     const principal = this.principalOf(hashApiKey(key));
@@ -145,7 +145,7 @@ export class Authenticator {
   }
 }
 
-function extractKey(request: FastifyRequest, opts: AuthOptions): string | undefined {
+function extractKey(request: Pick<FastifyRequest, 'headers'>, opts: AuthOptions): string | undefined {
   const auth = request.headers.authorization;
   if (auth) {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);

@@ -4,6 +4,7 @@
  * rendering as over the network, with nothing copied.
  */
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 
 export interface LocalRequest {
@@ -26,6 +27,13 @@ export interface LocalAnswer {
 }
 
 export type LocalHttp = (request: LocalRequest) => Promise<LocalAnswer>;
+
+/** An answer whose body is read as it comes. */
+export interface LocalStreamingAnswer extends Omit<LocalAnswer, 'body'> {
+  body: Readable;
+}
+
+export type LocalStreamingHttp = (request: LocalRequest) => Promise<LocalStreamingAnswer>;
 
 /** Names an in-process call, so that its (simulated) connection can be cut; unknown values do nothing. */
 const CALL_HEADER = 'x-unigate-local-call';
@@ -52,41 +60,66 @@ export class LocalCalls {
    * caller used (links in answers and webhooks point there; the loopback peer's forwarded headers are believed).
    */
   as(authorization: string, origin: { protocol: string; host: string }): LocalHttp {
-    return async ({ method, url, body, form, signal }) => {
-      const payload = form
-        ? await encodeForm(form)
-        : body !== undefined
-          ? { type: 'application/json', bytes: JSON.stringify(body) }
-          : undefined;
-      const id = randomUUID();
-      if (signal) this.pending.set(id, signal);
-      try {
-        const res = await this.fastify.inject({
-          method,
-          url,
-          remoteAddress: '127.0.0.1',
-          headers: {
-            authorization,
-            host: origin.host,
-            'x-forwarded-host': origin.host,
-            'x-forwarded-proto': origin.protocol,
-            [CALL_HEADER]: id,
-            ...(payload && { 'content-type': payload.type }),
-          },
-          ...(payload && { payload: payload.bytes }),
-        });
-        return {
-          status: res.statusCode,
-          contentType: String(res.headers['content-type'] ?? ''),
-          body: res.rawPayload,
-          requestId: String(res.headers['x-request-id'] ?? ''),
-        };
-      } finally {
-        this.pending.delete(id);
-      }
+    return async (request) => {
+      const res = await this.inject(authorization, origin, request, false);
+      return { ...answerOf(res), body: res.rawPayload };
     };
   }
+
+  /**
+   * The same requests, answered as soon as their headers are: the body is read as it is written (a
+   * stream of events), and cutting `signal` cuts the request as a client leaving would.
+   */
+  streamingAs(authorization: string, origin: { protocol: string; host: string }): LocalStreamingHttp {
+    return async (request) => {
+      const res = await this.inject(authorization, origin, request, true);
+      return { ...answerOf(res), body: res.stream() };
+    };
+  }
+
+  private async inject(
+    authorization: string,
+    origin: { protocol: string; host: string },
+    { method, url, body, form, signal }: LocalRequest,
+    payloadAsStream: boolean,
+  ): Promise<LightResponse> {
+    const payload = form
+      ? await encodeForm(form)
+      : body !== undefined
+        ? { type: 'application/json', bytes: JSON.stringify(body) }
+        : undefined;
+    const id = randomUUID();
+    if (signal) this.pending.set(id, signal);
+    try {
+      return await this.fastify.inject({
+        method,
+        url,
+        remoteAddress: '127.0.0.1',
+        headers: {
+          authorization,
+          host: origin.host,
+          'x-forwarded-host': origin.host,
+          'x-forwarded-proto': origin.protocol,
+          [CALL_HEADER]: id,
+          ...(payload && { 'content-type': payload.type }),
+        },
+        ...(payload && { payload: payload.bytes }),
+        payloadAsStream,
+      });
+    } finally {
+      // A streamed answer goes on after its headers: its signal is watched by the hook from here on.
+      this.pending.delete(id);
+    }
+  }
 }
+
+type LightResponse = Awaited<ReturnType<FastifyInstance['inject']>>;
+
+const answerOf = (res: LightResponse) => ({
+  status: res.statusCode,
+  contentType: String(res.headers['content-type'] ?? ''),
+  requestId: String(res.headers['x-request-id'] ?? ''),
+});
 
 /** The multipart encoding of a form, boundary included, as fetch would send it. */
 async function encodeForm(form: FormData): Promise<{ type: string; bytes: Buffer }> {

@@ -31,12 +31,14 @@ export interface McpDeps {
   /** Whether the edge serves GET and DELETE /v1/responses/{id} (for the reference resource). */
   storedResponses?: boolean;
   logger: Logger;
+  /** The edge's in-process requests, when it makes them for more than MCP (default: MCP's own). */
+  local?: LocalCalls;
 }
 
 export function registerMcp(fastify: FastifyInstance, deps: McpDeps): void {
   const lookups = deps.lookups ?? [];
   const tools = gatewayTools(deps.specs, lookups);
-  const local = new LocalCalls(fastify);
+  const local = deps.local ?? new LocalCalls(fastify);
   registerProtectedResourceMetadata(fastify);
 
   const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {

@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSimulator } from '@unigate/upstream-sim';
 import OpenAI from 'openai';
+import { ResponsesWS } from 'openai/resources/responses/ws';
+import WebSocket from 'ws';
 import { Admin, eventually } from './admin';
 import { readSseEvents } from './sse-events';
 import type { Stack } from './stacks';
@@ -284,32 +286,205 @@ export function responsesSuite(start: (env: Record<string, string>) => Promise<S
     expect(await other.responses.inputItems.list(second.id).catch((e) => e)).toBeInstanceOf(OpenAI.NotFoundError);
   });
 
-  it('refuses a WebSocket handshake on /v1/responses with 426 (Codex then goes over to HTTP); a plain GET is an unknown route', async () => {
-    const get = (headers: Record<string, string>) =>
-      new Promise<{ status: number; body: Loose }>((resolve, reject) => {
-        const req = httpRequest(`${stack.baseURL}/responses`, { headers: { authorization: `Bearer ${stack.apiKey}`, ...headers } });
-        req.on('response', (res) => {
+  describe('WebSocket mode (GET /v1/responses upgraded; the official SDK’s ResponsesWS)', () => {
+    /** The events of one `response.create`, up to the one that ends it. */
+    const created = async (ws: ResponsesWS, event: OpenAI.Responses.ResponsesClientEvent) => {
+      const events: Loose[] = [];
+      const ended = new Promise<void>((resolve) => {
+        const on = (e: Loose) => {
+          events.push(e);
+          if (['response.completed', 'response.incomplete', 'response.failed', 'error'].includes(e.type)) {
+            ws.off('event', on as never);
+            resolve();
+          }
+        };
+        ws.on('event', on as never);
+      });
+      ws.send(event);
+      await ended;
+      return events;
+    };
+    const upstreamLog = async () =>
+      (await (await fetch(`${stack.simUrl}/_sim/requests`)).json()) as { data: Array<{ path: string; body: unknown }> };
+    const sentUpstream = async (marker: string) =>
+      (await upstreamLog()).data.filter((r) => JSON.stringify(r.body ?? '').includes(marker)).map((r) => JSON.stringify(r.body));
+    let ws: ResponsesWS;
+    let funded: { accountId: string; key: string };
+    const admin = () => new Admin(stack);
+    // The SDK reports an error event on its 'error' channel too: kept here, not thrown.
+    const sdkErrors: unknown[] = [];
+
+    beforeAll(async () => {
+      funded = await admin().fundedKey(5);
+      ws = new ResponsesWS(openaiFor(stack, funded.key));
+      ws.on('error', (err) => sdkErrors.push(err));
+    });
+    afterAll(() => ws?.close());
+
+    it('answers each response.create with its events as over SSE, billed as over HTTP', async () => {
+      const marker = `ws-first-${Date.now()}`;
+      const events = await created(ws, { type: 'response.create', model: 'omega-k3', input: marker, store: false, max_output_tokens: 400 });
+      expect(events[0].type).toBe('response.created');
+      expect(events.at(-1)).toMatchObject({ type: 'response.completed', response: { status: 'completed' } });
+      expect(events.some((e) => e.type === 'response.output_text.delta')).toBe(true);
+      const response = events.at(-1)!.response;
+      expect(response.usage.output_tokens).toBeGreaterThan(0);
+      expect(await sentUpstream(marker)).toHaveLength(1);
+      const usage = await eventually(
+        () => admin().usage(funded.accountId),
+        (u) => u.some((e) => e.request_id.endsWith(response.id.replace(/^resp_/, ''))),
+      );
+      expect(usage.length).toBeGreaterThan(0);
+    });
+
+    it('continues the connection’s latest response from memory with store: false (Codex sends only the new items)', async () => {
+      const first = `ws-turn-one-${Date.now()}`;
+      const one = await created(ws, { type: 'response.create', model: 'omega-k3', input: first, store: false, max_output_tokens: 400 });
+      const id = one.at(-1)!.response.id as string;
+      const second = `ws-turn-two-${Date.now()}`;
+      const two = await created(ws, {
+        type: 'response.create',
+        model: 'omega-k3',
+        previous_response_id: id,
+        input: [{ role: 'user', content: second }],
+        store: false,
+        max_output_tokens: 400,
+      });
+      expect(two.at(-1)).toMatchObject({ type: 'response.completed' });
+      // The upstream got the whole conversation: the first turn, its answer, the new words.
+      const [sent] = await sentUpstream(second);
+      expect(sent).toContain(first);
+      expect(sent).toContain(JSON.stringify(one.at(-1)!.response.output.at(-1).content[0].text).slice(1, 40));
+      // An id this connection did not answer is looked up among stored responses, as over HTTP.
+      const unknown = await created(ws, {
+        type: 'response.create',
+        model: 'omega-k3',
+        previous_response_id: 'resp_nope',
+        input: 'x',
+        store: false,
+      });
+      expect(unknown.at(-1)).toMatchObject({ type: 'error', status: 404, error: { param: 'previous_response_id' } });
+    });
+
+    it('answers generate: false (Codex’s prewarm) at once with no output, no upstream call and nothing billed; it can be continued', async () => {
+      const marker = `ws-prewarm-${Date.now()}`;
+      const before = (await admin().usage(funded.accountId)).length;
+      const warm = await created(ws, { type: 'response.create', model: 'omega-k3', input: marker, store: false, generate: false } as never);
+      expect(warm.map((e) => e.type)).toEqual(['response.created', 'response.completed']);
+      expect(warm[1].response).toMatchObject({ status: 'completed', output: [], usage: { input_tokens: 0, output_tokens: 0 } });
+      expect(await sentUpstream(marker)).toEqual([]);
+      const next = `ws-after-prewarm-${Date.now()}`;
+      await created(ws, {
+        type: 'response.create',
+        model: 'omega-k3',
+        previous_response_id: warm[1].response.id,
+        input: next,
+        store: false,
+        max_output_tokens: 400,
+      });
+      const [sent] = await sentUpstream(next);
+      expect(sent).toContain(marker);
+      await eventually(
+        () => admin().usage(funded.accountId),
+        (u) => u.length === before + 1,
+      );
+    });
+
+    it('refuses what HTTP refuses, and a malformed message, with an error event carrying the status; the connection stays usable', async () => {
+      const bad = await created(ws, { type: 'response.create', model: 'omega-k3', input: 'x', temperature: 7 });
+      expect(bad.at(-1)).toMatchObject({ type: 'error', status: 400, error: { type: 'invalid_request_error', param: 'temperature' } });
+      const raw = new WebSocket(`${stack.baseURL.replace(/^http/, 'ws')}/responses`, {
+        headers: { authorization: `Bearer ${funded.key}` },
+      });
+      const replies: Loose[] = [];
+      raw.on('message', (data) => replies.push(JSON.parse(String(data))));
+      await new Promise((resolve, reject) => raw.once('open', resolve).once('error', reject));
+      raw.send('{not json');
+      raw.send(JSON.stringify({ type: 'session.update' }));
+      await eventually(
+        async () => replies.length,
+        (n) => n === 2,
+      );
+      raw.close();
+      expect(replies).toEqual([
+        expect.objectContaining({ type: 'error', status: 400, error: expect.objectContaining({ code: 'invalid_json' }) }),
+        expect.objectContaining({ type: 'error', status: 400, error: expect.objectContaining({ param: 'type' }) }),
+      ]);
+      expect(
+        (await created(ws, { type: 'response.create', model: 'omega-k3', input: 'still here', max_output_tokens: 400 })).at(-1),
+      ).toMatchObject({
+        type: 'response.completed',
+      });
+      expect(sdkErrors.length).toBeGreaterThan(0);
+    });
+
+    it('stops the response of a client that goes away mid-stream, charging what it produced and holding nothing', async () => {
+      const leaving = await admin().fundedKey(1);
+      // The whole answer, for comparison (the simulator answers the same words the same way).
+      const whole = await client.responses.create({ model: 'omega-k3', input: 'a long answer please', max_output_tokens: 4000 });
+      const raw = new WebSocket(`${stack.baseURL.replace(/^http/, 'ws')}/responses`, {
+        headers: { authorization: `Bearer ${leaving.key}` },
+      });
+      await new Promise((resolve, reject) => raw.once('open', resolve).once('error', reject));
+      let deltas = 0;
+      let id = '';
+      raw.on('message', (data) => {
+        const event = JSON.parse(String(data)) as Loose;
+        if (event.type === 'response.created') id = event.response.id;
+        if (event.type === 'response.output_text.delta' && ++deltas === 3) raw.terminate();
+      });
+      raw.send(JSON.stringify({ type: 'response.create', model: 'omega-k3', input: 'a long answer please', max_output_tokens: 4000 }));
+      await new Promise((resolve) => raw.once('close', resolve));
+      const [entry] = await eventually(
+        () => admin().usage(leaving.accountId),
+        (u) => u.length === 1,
+      );
+      expect(entry.request_id.endsWith(id.replace(/^resp_/, ''))).toBe(true);
+      expect(entry.output_tokens).toBeGreaterThan(0);
+      expect(entry.output_tokens).toBeLessThan(whole.usage!.output_tokens);
+      await eventually(
+        () => admin().account(leaving.accountId),
+        (a) => a.reserved_usd === 0,
+      );
+    });
+
+    it('refuses a handshake without a valid key with a 401, and serves any other upgrade as plain HTTP', async () => {
+      const refused = new WebSocket(`${stack.baseURL.replace(/^http/, 'ws')}/responses`, { headers: { authorization: 'Bearer sk-wrong' } });
+      const answer = await new Promise<{ status: number; body: Loose }>((resolve, reject) => {
+        refused.on('unexpected-response', (_req, res) => {
           let text = '';
           res.on('data', (c: Buffer) => (text += c.toString()));
           res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
         });
-        // A server that took the upgrade would hand over the socket: not expected here.
-        req.on('upgrade', () => reject(new Error('the handshake was accepted')));
-        req.on('error', reject);
-        req.end();
+        refused.on('open', () => reject(new Error('the handshake was accepted')));
+        refused.on('error', () => undefined);
       });
-    // What Codex sends (captured): a GET with the WebSocket handshake's headers.
-    const handshake = {
-      connection: 'Upgrade',
-      upgrade: 'websocket',
-      'sec-websocket-version': '13',
-      'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
-    };
-    expect(await get(handshake)).toMatchObject({
-      status: 426,
-      body: { error: { code: 'websocket_not_supported', type: 'invalid_request_error' } },
+      expect(answer).toMatchObject({ status: 401, body: { error: { code: 'invalid_api_key' } } });
+      // curl --http2 on http:// asks for h2c; a WebSocket elsewhere is no operation either: both are answered over HTTP/1.1.
+      const get = (path: string, headers: Record<string, string>) =>
+        new Promise<{ status: number; body: Loose }>((resolve, reject) => {
+          const req = httpRequest(`${stack.baseURL}${path}`, { headers: { authorization: `Bearer ${stack.apiKey}`, ...headers } });
+          req.on('response', (res) => {
+            let text = '';
+            res.on('data', (c: Buffer) => (text += c.toString()));
+            res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+          });
+          req.on('upgrade', () => reject(new Error('the upgrade was accepted')));
+          req.on('error', reject);
+          req.end();
+        });
+      const h2c = { connection: 'Upgrade, HTTP2-Settings', upgrade: 'h2c', 'http2-settings': 'AAMAAABkAARAAAAAAAIAAAAA' };
+      expect(await get('/models', h2c)).toMatchObject({ status: 200, body: { object: 'list' } });
+      const elsewhere = {
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      };
+      expect(await get('/models', elsewhere)).toMatchObject({ status: 200, body: { object: 'list' } });
+      // A plain GET of /v1/responses is the unknown route it always was.
+      expect(await get('/responses', {})).toMatchObject({ status: 404, body: { error: { code: 'unknown_endpoint' } } });
     });
-    expect(await get({})).toMatchObject({ status: 404, body: { error: { code: 'unknown_endpoint' } } });
   });
 
   it('compacts a conversation when asked with a compaction_trigger (Codex with its own OpenAI provider), and reads the compaction back', async () => {

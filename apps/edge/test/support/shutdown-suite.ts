@@ -6,6 +6,7 @@
  * supervisor's stop signal), which drains the same way (platform's SHUTDOWN_SIGNALS).
  */
 import { connect, type Socket } from 'node:net';
+import WebSocket from 'ws';
 import type { Stack } from './stacks';
 import { Admin } from './admin';
 import { openaiFor, useStack } from './use-stack';
@@ -73,4 +74,47 @@ export function shutdownSuite(start: () => Promise<Stack>, edgeLabel: string) {
       expect((await admin.account(accountId)).balance_usd).toBeCloseTo(10 - usage[0].cost_micros / 1e6, 6);
     },
   );
+
+  it('on SIGTERM: closes an idle Responses WebSocket at once (1001), a busy one after its response, which is billed', async () => {
+    const admin = new Admin(stack);
+    const { accountId, key } = await admin.fundedKey(10);
+    await fetch(`${stack.simUrl}/_sim/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ match: { model: MODEL }, token_delay_ms: 100 }),
+    });
+    const open = () =>
+      new Promise<WebSocket>((resolve, reject) => {
+        const ws = new WebSocket(`${stack.baseURL.replace(/^http/, 'ws')}/responses`, { headers: { authorization: `Bearer ${key}` } });
+        ws.once('open', () => resolve(ws)).once('error', reject);
+      });
+    const closedWith = (ws: WebSocket) =>
+      new Promise<{ code: number; at: number }>((resolve) => ws.once('close', (code) => resolve({ code, at: performance.now() })));
+    const idle = await open();
+    const busy = await open();
+    const idleClosed = closedWith(idle);
+    const busyClosed = closedWith(busy);
+    const events: string[] = [];
+    busy.on('message', (data) => events.push((JSON.parse(String(data)) as { type: string }).type));
+    busy.send(JSON.stringify({ type: 'response.create', model: MODEL, input: 'tell me a long story', max_output_tokens: 20 }));
+    await new Promise((r) => setTimeout(r, 300));
+
+    const process = stack.processes.find((p) => p.name === edgeLabel || p.name === 'standalone')!;
+    const signalled = performance.now();
+    const restarted = stack.restart!(edgeLabel, { signal: 'SIGTERM' });
+    const idleEnd = await idleClosed;
+    expect(idleEnd.code).toBe(1001);
+    expect(idleEnd.at - signalled).toBeLessThan(1_000);
+    const busyEnd = await busyClosed;
+    expect(busyEnd.code).toBe(1001);
+    // Its end event went out before the close (max_output_tokens ends it as incomplete).
+    expect(events.at(-1)).toBe('response.incomplete');
+    await restarted;
+    expect(process.exited()).toBe('exit code 0');
+
+    await fetch(`${stack.simUrl}/_sim/faults`, { method: 'DELETE' });
+    const usage = await admin.usage(accountId);
+    expect(usage).toHaveLength(1);
+    expect(usage[0].output_tokens).toBeGreaterThan(0);
+  });
 }

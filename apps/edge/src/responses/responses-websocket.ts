@@ -1,0 +1,271 @@
+/**
+ * The Responses API over a WebSocket (OpenAI's "WebSocket mode": Codex opens it first with its own
+ * OpenAI provider; the official SDKs' `responses.connect()`). `GET /v1/responses` is upgraded, and
+ * each `response.create` message is one `POST /v1/responses` with `stream: true`, run in process on
+ * the edge's own routes (LocalCalls): the same authentication, validation, limits, hold, billing and
+ * errors as over HTTP. Its events go back as they come, one text message each.
+ *
+ * What the transport adds (what Codex 0.169.0 sends, captured):
+ * - one response at a time per connection, in the order asked;
+ * - `previous_response_id` naming the connection's latest response continues it from memory, also
+ *   with `store: false`: Codex then sends only the new items (a tool call's output). Any other id is
+ *   looked up among stored responses, as over HTTP;
+ * - `generate: false` (Codex's prewarm) is answered at once with a response that has no output: no
+ *   upstream call, nothing billed; it can be continued like any other;
+ * - a request refused before its first event is one `error` message with the HTTP status and error
+ *   body it stands for (`{type: "error", status, error}`), which Codex maps back to that HTTP error.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { errors, GatewayError, parseOrThrow, renderError, responseIdFor, responsesSpec, type ResponsesResponse } from '@unigate/contracts';
+import { websocketConnections, websocketConnectionsTotal, type Logger } from '@unigate/platform';
+import { createParser } from 'eventsource-parser';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { Authenticator } from '../auth/authenticator';
+import { toGatewayError } from '../http/error-renderer';
+import type { LocalCalls, LocalStreamingHttp } from '../mcp/local-calls';
+
+/** Requests a connection may have waiting behind the one running; more is a client not waiting for answers. */
+const MAX_WAITING = 8;
+/** Close code of a connection the gateway ends because it is shutting down (RFC 6455 "going away"). */
+const GOING_AWAY = 1001;
+
+export interface ResponsesWebSocketDeps {
+  server: Server;
+  auth: Authenticator;
+  local: LocalCalls;
+  /** The largest message taken, as the HTTP body limit. */
+  maxPayload: number;
+  /** A connection with no bytes either way for this long is closed, as an HTTP one is (0: never). */
+  idleTimeoutMs: number;
+  logger: Logger;
+}
+
+/** Serves WebSocket mode on `deps.server`; the returned function ends every connection (shutdown). */
+export function registerResponsesWebSocket(deps: ResponsesWebSocketDeps): () => void {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: deps.maxPayload });
+  const connections = new Set<ResponsesConnection>();
+  let closing = false;
+  deps.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!isResponsesHandshake(req)) return serveAsPlainRequest(deps.server, req, socket, head);
+    if (closing)
+      return refuseHandshake(socket, new GatewayError({ status: 503, code: 'shutting_down', message: 'The gateway is shutting down.' }));
+    const admitted = async () => {
+      await deps.auth.authenticate(req);
+      // The origin the client used (no answer of this endpoint carries a link, so no proxy's word is needed).
+      const origin = { protocol: 'encrypted' in socket && socket.encrypted ? 'https' : 'http', host: req.headers.host ?? '' };
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        // An HTTP server's socket (the upgrade event types it as any duplex stream).
+        if (deps.idleTimeoutMs > 0) (socket as Socket).setTimeout(deps.idleTimeoutMs, () => ws.close(1000, 'idle'));
+        const connection = new ResponsesConnection(ws, deps.local.streamingAs(req.headers.authorization!, origin), deps.logger);
+        connections.add(connection);
+        websocketConnectionsTotal.inc();
+        websocketConnections.inc();
+        ws.once('close', () => {
+          connections.delete(connection);
+          websocketConnections.dec();
+        });
+      });
+    };
+    admitted().catch((err: unknown) => refuseHandshake(socket, toGatewayError(err, deps.logger, 'websocket-handshake')));
+  });
+  return () => {
+    closing = true;
+    for (const connection of connections) connection.end();
+  };
+}
+
+/** One connection: its requests in order, and its latest response for continuing it. */
+class ResponsesConnection {
+  private waiting = 0;
+  private running: Promise<void> = Promise.resolve();
+  private latest: { id: string; items: unknown[] } | undefined;
+  private ending = false;
+  /** Aborts the request running when the client goes away. */
+  private readonly gone = new AbortController();
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly http: LocalStreamingHttp,
+    private readonly logger: Logger,
+  ) {
+    ws.on('message', (data, isBinary) => this.enqueue(data, isBinary));
+    ws.once('close', () => this.gone.abort(new Error('client closed the connection')));
+    ws.on('error', () => undefined);
+  }
+
+  /** Shutdown: an idle connection closes now, a busy one once its response has ended. */
+  end(): void {
+    this.ending = true;
+    if (this.waiting === 0) this.ws.close(GOING_AWAY, 'server shutting down');
+  }
+
+  private enqueue(data: RawData, isBinary: boolean): void {
+    if (this.waiting > MAX_WAITING) {
+      this.sendError(
+        errors.invalidRequest(`At most ${MAX_WAITING} requests may wait on one connection; send the next after response.completed.`, null),
+      );
+      return;
+    }
+    this.waiting++;
+    this.running = this.running.then(async () => {
+      try {
+        if (!this.gone.signal.aborted) await this.create(parseCreate(data, isBinary));
+      } catch (err) {
+        this.sendError(toGatewayError(err, this.logger, 'websocket'));
+      } finally {
+        this.waiting--;
+        if (this.ending && this.waiting === 0) this.ws.close(GOING_AWAY, 'server shutting down');
+      }
+    });
+  }
+
+  private async create(body: CreateBody): Promise<void> {
+    const { generate, ...request } = body;
+    if (request.previous_response_id !== undefined && request.previous_response_id === this.latest?.id) {
+      request.input = [...this.latest.items, ...inputItems(request.input)];
+      delete request.previous_response_id;
+    }
+    if (generate === false) return this.prewarm(request);
+    // A signal of its own, cut with the connection: the connection's would keep a listener per request.
+    const cut = new AbortController();
+    const onGone = () => cut.abort(this.gone.signal.reason);
+    this.gone.signal.addEventListener('abort', onGone, { once: true });
+    try {
+      await this.relay(request, cut.signal);
+    } finally {
+      this.gone.signal.removeEventListener('abort', onGone);
+    }
+  }
+
+  /** POST /v1/responses in process, its events sent on as they come. */
+  private async relay(request: Record<string, unknown>, signal: AbortSignal): Promise<void> {
+    const answer = await this.http({ method: 'POST', url: responsesSpec.path, body: { ...request, stream: true }, signal });
+    if (answer.status !== 200) {
+      let text = '';
+      for await (const chunk of answer.body) text += String(chunk);
+      this.send(JSON.stringify({ type: 'error', status: answer.status, ...errorBody(text) }));
+      return;
+    }
+    let finished: ResponsesResponse | undefined;
+    const parser = createParser({
+      onEvent: (event) => {
+        this.send(event.data);
+        // The response a later request may continue: only a finished one has all its output.
+        if (event.event === 'response.completed' || event.event === 'response.incomplete')
+          finished = (JSON.parse(event.data) as { response: ResponsesResponse }).response;
+      },
+    });
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of answer.body) parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
+    } catch {
+      // Cut when the client left: nobody is left to tell.
+      return;
+    }
+    if (finished) this.latest = { id: finished.id, items: [...inputItems(request.input), ...finished.output] };
+  }
+
+  /** `generate: false`: a response with no output, at once; its input is remembered for the next request. */
+  private prewarm(request: Record<string, unknown>): void {
+    const checked = parseOrThrow(responsesSpec.request, { ...request, stream: true });
+    const response = {
+      id: responseIdFor(randomUUID().replaceAll('-', '')),
+      object: 'response',
+      created_at: Math.floor(Date.now() / 1000),
+      status: 'completed',
+      model: checked.model,
+      output: [],
+      usage: {
+        input_tokens: 0,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens: 0,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: 0,
+      },
+    } satisfies ResponsesResponse;
+    this.send(JSON.stringify({ type: 'response.created', response: { ...response, status: 'in_progress' }, sequence_number: 0 }));
+    this.send(JSON.stringify({ type: 'response.completed', response, sequence_number: 1 }));
+    this.latest = { id: response.id, items: inputItems(request.input) };
+  }
+
+  private sendError(err: GatewayError): void {
+    this.send(JSON.stringify({ type: 'error', status: err.status, ...(renderError(err, 'B', 'websocket') as object) }));
+  }
+
+  private send(text: string): void {
+    if (this.ws.readyState === this.ws.OPEN) this.ws.send(text);
+  }
+}
+
+type CreateBody = Record<string, unknown> & { generate?: unknown; previous_response_id?: unknown; input?: unknown };
+
+/** A `response.create` message's request, or the 400 saying what is wrong with the message. */
+function parseCreate(data: RawData, isBinary: boolean): CreateBody {
+  if (isBinary) throw errors.invalidRequest('Send response.create as a text message of JSON.', null);
+  let message: unknown;
+  try {
+    message = JSON.parse(String(data));
+  } catch {
+    throw errors.invalidRequest('The message is not valid JSON.', null, 'invalid_json');
+  }
+  if (typeof message !== 'object' || message === null || Array.isArray(message))
+    throw errors.invalidRequest('The message must be a JSON object.', null);
+  const { type, stream_id: streamId, ...body } = message as Record<string, unknown>;
+  if (type !== 'response.create')
+    throw errors.invalidRequest(`Unknown event type '${String(type).slice(0, 100)}': the one event taken is 'response.create'.`, 'type');
+  if (streamId !== undefined) throw errors.invalidRequest('stream_id (several streams on one connection) is not supported.', 'stream_id');
+  return body;
+}
+
+/** `input` as a list of items: a bare string is one user message. */
+function inputItems(input: unknown): unknown[] {
+  if (typeof input === 'string') return [{ type: 'message', role: 'user', content: input }];
+  return Array.isArray(input) ? input : [];
+}
+
+/** The `error` object of an HTTP error body (a 429's Shape A made one), or the body's text as its message. */
+function errorBody(text: string): { error: unknown } {
+  try {
+    const parsed = JSON.parse(text) as { error?: unknown; code?: unknown; message?: unknown };
+    if (parsed.error !== undefined) return { error: parsed.error };
+    if (typeof parsed.message === 'string') return { error: { message: parsed.message, code: parsed.code, type: 'rate_limit_error' } };
+  } catch {
+    // not JSON: said as it is below
+  }
+  return { error: { message: text.slice(0, 1000), type: 'api_error' } };
+}
+
+const isResponsesHandshake = (req: IncomingMessage) =>
+  req.method === 'GET' && /\bwebsocket\b/i.test(req.headers.upgrade ?? '') && req.url?.split('?')[0] === responsesSpec.path;
+
+/** A refused handshake is an ordinary HTTP answer, its error in the Responses API's shape. */
+function refuseHandshake(socket: Duplex, err: GatewayError): void {
+  const body = JSON.stringify(renderError(err, 'B', 'websocket-handshake'));
+  socket.end(
+    `HTTP/1.1 ${err.status} ${err.status === 401 ? 'Unauthorized' : 'Error'}\r\n` +
+      'content-type: application/json; charset=utf-8\r\n' +
+      `content-length: ${Buffer.byteLength(body)}\r\n` +
+      `x-should-retry: ${err.status >= 500 || err.status === 429}\r\n` +
+      'connection: close\r\n\r\n' +
+      body,
+  );
+}
+
+/**
+ * Any other upgrade (curl's `--http2` asks for h2c) is served as the plain HTTP/1.1 request it also
+ * is, as Node does when no one listens for upgrades: its head goes back in front of the socket's
+ * bytes without the upgrade headers, and the server reads the socket as a new connection.
+ */
+function serveAsPlainRequest(server: Server, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i];
+    if (/^(upgrade|connection|http2-settings)$/i.test(name)) continue;
+    lines.push(`${name}: ${req.rawHeaders[i + 1]}`);
+  }
+  socket.unshift(Buffer.concat([Buffer.from(lines.join('\r\n') + '\r\n\r\n', 'latin1'), head]));
+  server.emit('connection', socket);
+}
