@@ -29,6 +29,8 @@ import type { LocalCalls, LocalStreamingHttp } from '../mcp/local-calls';
 
 /** Requests a connection may have waiting behind the one running; more is a client not waiting for answers. */
 const MAX_WAITING = 8;
+/** Events held in memory for a client reading slowly beyond this pause the reading of the answer (and so the upstream) until they are written. */
+const HIGH_WATER_BYTES = 1024 * 1024;
 /** Close code of a connection the gateway ends because it is shutting down (RFC 6455 "going away"). */
 const GOING_AWAY = 1001;
 
@@ -83,6 +85,8 @@ class ResponsesConnection {
   private running: Promise<void> = Promise.resolve();
   private latest: { id: string; items: unknown[] } | undefined;
   private ending = false;
+  /** Settles when the latest message sent has been written to the socket. */
+  private written: Promise<void> = Promise.resolve();
   /** Aborts the request running when the client goes away. */
   private readonly gone = new AbortController();
 
@@ -160,7 +164,10 @@ class ResponsesConnection {
     });
     const decoder = new TextDecoder();
     try {
-      for await (const chunk of answer.body) parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
+      for await (const chunk of answer.body) {
+        parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
+        if (this.ws.bufferedAmount > HIGH_WATER_BYTES) await this.written;
+      }
     } catch {
       // Cut when the client left: nobody is left to tell.
       return;
@@ -196,7 +203,8 @@ class ResponsesConnection {
   }
 
   private send(text: string): void {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(text);
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    this.written = new Promise((resolve) => this.ws.send(text, () => resolve()));
   }
 }
 
