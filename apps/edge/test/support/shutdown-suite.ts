@@ -32,6 +32,15 @@ export function shutdownSuite(start: () => Promise<Stack>, edgeLabel: string) {
   let stack: Stack;
   useStack(start, (s) => (stack = s));
 
+  /** The faults cleared, the account's one charge: what the drained answer produced. */
+  const oneChargeAfterFaults = async (admin: Admin, accountId: string) => {
+    await fetch(`${stack.simUrl}/_sim/faults`, { method: 'DELETE' });
+    const usage = await admin.usage(accountId);
+    expect(usage).toHaveLength(1);
+    expect(usage[0].output_tokens).toBeGreaterThan(0);
+    return usage;
+  };
+
   it.each(['SIGTERM', 'SIGHUP'] as const)(
     'on %s: drains a stream, drops a stalled upload, exits cleanly, and bills what it answered',
     async (signal) => {
@@ -67,10 +76,7 @@ export function shutdownSuite(start: () => Promise<Stack>, edgeLabel: string) {
       // A clean exit within the harness's 5 s grace: the stalled client did not hold the process.
       expect(process.exited()).toBe('exit code 0');
 
-      await fetch(`${stack.simUrl}/_sim/faults`, { method: 'DELETE' });
-      const usage = await admin.usage(accountId);
-      expect(usage).toHaveLength(1);
-      expect(usage[0].output_tokens).toBeGreaterThan(0);
+      const usage = await oneChargeAfterFaults(admin, accountId);
       expect((await admin.account(accountId)).balance_usd).toBeCloseTo(10 - usage[0].cost_micros / 1e6, 6);
     },
   );
@@ -112,9 +118,6 @@ export function shutdownSuite(start: () => Promise<Stack>, edgeLabel: string) {
     await restarted;
     expect(process.exited()).toBe('exit code 0');
 
-    await fetch(`${stack.simUrl}/_sim/faults`, { method: 'DELETE' });
-    const usage = await admin.usage(accountId);
-    expect(usage).toHaveLength(1);
-    expect(usage[0].output_tokens).toBeGreaterThan(0);
+    await oneChargeAfterFaults(admin, accountId);
   });
 }
