@@ -54,7 +54,7 @@ import { EndpointPipeline } from './pipeline/endpoint-pipeline';
 import { registerEndpoints } from './pipeline/register-endpoints';
 import { registerStoredResponseRoutes } from './responses/stored-response-routes';
 import { registerResponsesWebSocket } from './responses/responses-websocket';
-import { LocalCalls } from './mcp/local-calls';
+import { LocalCalls } from './http/local-calls';
 import { registerVideoTaskRoutes } from './videos/video-task-routes';
 
 export interface EdgePorts {

@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../auth/authenticator';
 import { sendError, toGatewayError } from '../http/error-renderer';
 import { EDGE_VERSION } from '../version';
-import { LocalCalls } from './local-calls';
+import { LocalCalls } from '../http/local-calls';
 import { createMcpServer } from './mcp-server';
 import { MCP_PATH, registerProtectedResourceMetadata, resourceMetadataUrl } from './protected-resource';
 import { GATEWAY_RESOURCES } from './resources';

@@ -1,5 +1,5 @@
 import { toToolResult } from './tool-result';
-import type { LocalAnswer } from './local-calls';
+import type { LocalAnswer } from '../http/local-calls';
 
 const answer = (status: number, contentType: string, body: unknown): LocalAnswer => ({
   status,

@@ -4,7 +4,7 @@
  * error's own message, the whole error body kept as structured content.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { LocalAnswer } from './local-calls';
+import type { LocalAnswer } from '../http/local-calls';
 
 type Content = CallToolResult['content'][number];
 

@@ -8,7 +8,7 @@ import type { Tool as McpTool, CallToolResult } from '@modelcontextprotocol/sdk/
 import { lookupPath, microsToUsd, zodToGatewayError, type AnyEndpointSpec, type BillingPort, type KeyPrincipal } from '@unigate/contracts';
 import { lookupParamsJsonSchema, requestJsonSchema, summaryOf, type JsonSchema } from '../reference/endpoint-schemas';
 import { FILES_ARGUMENT, FILES_SCHEMA, toFormData } from './file-arguments';
-import type { LocalHttp, LocalRequest } from './local-calls';
+import type { LocalHttp, LocalRequest } from '../http/local-calls';
 import { toToolResult } from './tool-result';
 
 /** What a tool call may use: the caller, and the edge's own routes and billing. */

@@ -25,7 +25,7 @@ import { createParser } from 'eventsource-parser';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Authenticator } from '../auth/authenticator';
 import { toGatewayError } from '../http/error-renderer';
-import type { LocalCalls, LocalStreamingHttp } from '../mcp/local-calls';
+import type { LocalCalls, LocalStreamingHttp } from '../http/local-calls';
 
 /** Requests a connection may have waiting behind the one running; more is a client not waiting for answers. */
 const MAX_WAITING = 8;

@@ -1,7 +1,7 @@
 /**
- * A tool call is the HTTP request it stands for, run in-process on the edge's own Fastify routes
- * (`inject`): the same authentication, validation, routing, limits, hold, billing and error
- * rendering as over the network, with nothing copied.
+ * Requests made in process on the edge's own Fastify routes (`inject`): an MCP tool call, or a
+ * WebSocket-mode `response.create`, is the HTTP request it stands for, with the same authentication,
+ * validation, routing, limits, hold, billing and error rendering as over the network, nothing copied.
  */
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
