@@ -31,6 +31,7 @@ import type { LocalCalls, LocalStreamingHttp } from '../http/local-calls';
 const MAX_WAITING = 8;
 /** Events held in memory for a client reading slowly beyond this pause the reading of the answer (and so the upstream) until they are written. */
 const HIGH_WATER_BYTES = 1024 * 1024;
+const SHUTTING_DOWN = () => new GatewayError({ status: 503, code: 'shutting_down', message: 'The gateway is shutting down.' });
 /** Close code of a connection the gateway ends because it is shutting down (RFC 6455 "going away"). */
 const GOING_AWAY = 1001;
 
@@ -52,8 +53,7 @@ export function registerResponsesWebSocket(deps: ResponsesWebSocketDeps): () => 
   let closing = false;
   deps.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (!isResponsesHandshake(req)) return serveAsPlainRequest(deps.server, req, socket, head);
-    if (closing)
-      return refuseHandshake(socket, new GatewayError({ status: 503, code: 'shutting_down', message: 'The gateway is shutting down.' }));
+    if (closing) return refuseHandshake(socket, SHUTTING_DOWN());
     const admitted = async () => {
       await deps.auth.authenticate(req);
       // The origin the client used (no answer of this endpoint carries a link, so no proxy's word is needed).
@@ -107,6 +107,8 @@ class ResponsesConnection {
   }
 
   private enqueue(data: RawData, isBinary: boolean): void {
+    // Shutting down: what is running finishes, nothing new starts (the connection closes after it).
+    if (this.ending) return this.sendError(SHUTTING_DOWN());
     if (this.waiting > MAX_WAITING) {
       this.sendError(
         errors.invalidRequest(`At most ${MAX_WAITING} requests may wait on one connection; send the next after response.completed.`, null),

@@ -100,8 +100,8 @@ export function shutdownSuite(start: () => Promise<Stack>, edgeLabel: string) {
     const busy = await open();
     const idleClosed = closedWith(idle);
     const busyClosed = closedWith(busy);
-    const events: string[] = [];
-    busy.on('message', (data) => events.push((JSON.parse(String(data)) as { type: string }).type));
+    const events: Array<{ type: string; status?: number }> = [];
+    busy.on('message', (data) => events.push(JSON.parse(String(data)) as { type: string; status?: number }));
     busy.send(JSON.stringify({ type: 'response.create', model: MODEL, input: 'tell me a long story', max_output_tokens: 20 }));
     await new Promise((r) => setTimeout(r, 300));
 
@@ -111,10 +111,13 @@ export function shutdownSuite(start: () => Promise<Stack>, edgeLabel: string) {
     const idleEnd = await idleClosed;
     expect(idleEnd.code).toBe(1001);
     expect(idleEnd.at - signalled).toBeLessThan(1_000);
+    // Draining: the busy connection's response goes on, a new request is refused.
+    busy.send(JSON.stringify({ type: 'response.create', model: MODEL, input: 'one more', max_output_tokens: 20 }));
     const busyEnd = await busyClosed;
     expect(busyEnd.code).toBe(1001);
     // Its end event went out before the close (max_output_tokens ends it as incomplete).
-    expect(events.at(-1)).toBe('response.incomplete');
+    expect(events.filter((e) => e.type !== 'error').at(-1)?.type).toBe('response.incomplete');
+    expect(events.filter((e) => e.type === 'error')).toEqual([expect.objectContaining({ status: 503 })]);
     await restarted;
     expect(process.exited()).toBe('exit code 0');
 
