@@ -32,6 +32,18 @@ export function shutdownSuite(start: () => Promise<Stack>, edgeLabel: string) {
   let stack: Stack;
   useStack(start, (s) => (stack = s));
 
+  /** A funded account, and the model answering slowly: about 2 s of tokens for 20. */
+  const slowAccount = async () => {
+    const admin = new Admin(stack);
+    const { accountId, key } = await admin.fundedKey(10);
+    await fetch(`${stack.simUrl}/_sim/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ match: { model: MODEL }, token_delay_ms: 100 }),
+    });
+    return { admin, accountId, key };
+  };
+
   /** The faults cleared, the account's one charge: what the drained answer produced. */
   const oneChargeAfterFaults = async (admin: Admin, accountId: string) => {
     await fetch(`${stack.simUrl}/_sim/faults`, { method: 'DELETE' });
@@ -44,14 +56,7 @@ export function shutdownSuite(start: () => Promise<Stack>, edgeLabel: string) {
   it.each(['SIGTERM', 'SIGHUP'] as const)(
     'on %s: drains a stream, drops a stalled upload, exits cleanly, and bills what it answered',
     async (signal) => {
-      const admin = new Admin(stack);
-      const { accountId, key } = await admin.fundedKey(10);
-      // A slow stream: about 2 s of tokens.
-      await fetch(`${stack.simUrl}/_sim/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ match: { model: MODEL }, token_delay_ms: 100 }),
-      });
+      const { admin, accountId, key } = await slowAccount();
       const stream = await openaiFor(stack, key).chat.completions.create({
         model: MODEL,
         messages: [{ role: 'user', content: 'tell me a long story' }],
@@ -82,13 +87,7 @@ export function shutdownSuite(start: () => Promise<Stack>, edgeLabel: string) {
   );
 
   it('on SIGTERM: closes an idle Responses WebSocket at once (1001), a busy one after its response, which is billed', async () => {
-    const admin = new Admin(stack);
-    const { accountId, key } = await admin.fundedKey(10);
-    await fetch(`${stack.simUrl}/_sim/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ match: { model: MODEL }, token_delay_ms: 100 }),
-    });
+    const { admin, accountId, key } = await slowAccount();
     const open = () =>
       new Promise<WebSocket>((resolve, reject) => {
         const ws = new WebSocket(`${stack.baseURL.replace(/^http/, 'ws')}/responses`, { headers: { authorization: `Bearer ${key}` } });
