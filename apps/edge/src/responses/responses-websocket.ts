@@ -15,17 +15,28 @@
  * - a request refused before its first event is one `error` message with the HTTP status and error
  *   body it stands for (`{type: "error", status, error}`), which Codex maps back to that HTTP error.
  */
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { errors, GatewayError, parseOrThrow, renderError, responseIdFor, responsesSpec, type ResponsesResponse } from '@unigate/contracts';
+import { text } from 'node:stream/consumers';
+import {
+  errors,
+  GatewayError,
+  inputItems,
+  parseOrThrow,
+  renderError,
+  responseIdFor,
+  responsesSpec,
+  type ResponsesRequest,
+  type ResponsesResponse,
+} from '@unigate/contracts';
 import { websocketConnections, websocketConnectionsTotal, type Logger } from '@unigate/platform';
 import { createParser } from 'eventsource-parser';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Authenticator } from '../auth/authenticator';
-import { toGatewayError } from '../http/error-renderer';
+import { shouldRetry, toGatewayError } from '../http/error-renderer';
 import type { LocalCalls, LocalStreamingHttp } from '../http/local-calls';
+import { newRequestId } from '../http/request-id';
 
 /** Requests a connection may have waiting behind the one running; more is a client not waiting for answers. */
 const MAX_WAITING = 8;
@@ -130,8 +141,10 @@ class ResponsesConnection {
 
   private async create(body: CreateBody): Promise<void> {
     const { generate, ...request } = body;
-    if (request.previous_response_id !== undefined && request.previous_response_id === this.latest?.id) {
-      request.input = [...this.latest.items, ...inputItems(request.input)];
+    const latest = this.latest;
+    // An input of another shape is left for the pipeline to refuse, naming it.
+    if (latest && request.previous_response_id === latest.id && hasItemsInput(request)) {
+      request.input = [...latest.items, ...inputItems(request as ItemsInput)];
       delete request.previous_response_id;
     }
     if (generate === false) return this.prewarm(request);
@@ -150,9 +163,7 @@ class ResponsesConnection {
   private async relay(request: Record<string, unknown>, signal: AbortSignal): Promise<void> {
     const answer = await this.http({ method: 'POST', url: responsesSpec.path, body: { ...request, stream: true }, signal });
     if (answer.status !== 200) {
-      let text = '';
-      for await (const chunk of answer.body) text += String(chunk);
-      this.send(JSON.stringify({ type: 'error', status: answer.status, ...errorBody(text) }));
+      this.send(JSON.stringify({ type: 'error', status: answer.status, ...errorBody(await text(answer.body)) }));
       return;
     }
     let finished: ResponsesResponse | undefined;
@@ -174,14 +185,15 @@ class ResponsesConnection {
       // Cut when the client left: nobody is left to tell.
       return;
     }
-    if (finished) this.latest = { id: finished.id, items: [...inputItems(request.input), ...finished.output] };
+    // Answered, so the pipeline took the input as it is.
+    if (finished) this.latest = { id: finished.id, items: [...inputItems(request as ItemsInput), ...finished.output] };
   }
 
   /** `generate: false`: a response with no output, at once; its input is remembered for the next request. */
   private prewarm(request: Record<string, unknown>): void {
     const checked = parseOrThrow(responsesSpec.request, { ...request, stream: true });
     const response = {
-      id: responseIdFor(randomUUID().replaceAll('-', '')),
+      id: responseIdFor(newRequestId()),
       object: 'response',
       created_at: Math.floor(Date.now() / 1000),
       status: 'completed',
@@ -197,7 +209,7 @@ class ResponsesConnection {
     } satisfies ResponsesResponse;
     this.send(JSON.stringify({ type: 'response.created', response: { ...response, status: 'in_progress' }, sequence_number: 0 }));
     this.send(JSON.stringify({ type: 'response.completed', response, sequence_number: 1 }));
-    this.latest = { id: response.id, items: inputItems(request.input) };
+    this.latest = { id: response.id, items: inputItems(checked) };
   }
 
   private sendError(err: GatewayError): void {
@@ -211,6 +223,11 @@ class ResponsesConnection {
 }
 
 type CreateBody = Record<string, unknown> & { generate?: unknown; previous_response_id?: unknown; input?: unknown };
+type ItemsInput = Pick<ResponsesRequest, 'input'>;
+
+/** Whether the request's input has a shape items can be read from (none, a string, a list). */
+const hasItemsInput = (request: Record<string, unknown>) =>
+  request.input === undefined || typeof request.input === 'string' || Array.isArray(request.input);
 
 /** A `response.create` message's request, or the 400 saying what is wrong with the message. */
 function parseCreate(data: RawData, isBinary: boolean): CreateBody {
@@ -228,12 +245,6 @@ function parseCreate(data: RawData, isBinary: boolean): CreateBody {
     throw errors.invalidRequest(`Unknown event type '${String(type).slice(0, 100)}': the one event taken is 'response.create'.`, 'type');
   if (streamId !== undefined) throw errors.invalidRequest('stream_id (several streams on one connection) is not supported.', 'stream_id');
   return body;
-}
-
-/** `input` as a list of items: a bare string is one user message. */
-function inputItems(input: unknown): unknown[] {
-  if (typeof input === 'string') return [{ type: 'message', role: 'user', content: input }];
-  return Array.isArray(input) ? input : [];
 }
 
 /** The `error` object of an HTTP error body (a 429's Shape A made one), or the body's text as its message. */
@@ -258,7 +269,7 @@ function refuseHandshake(socket: Duplex, err: GatewayError): void {
     `HTTP/1.1 ${err.status} ${err.status === 401 ? 'Unauthorized' : 'Error'}\r\n` +
       'content-type: application/json; charset=utf-8\r\n' +
       `content-length: ${Buffer.byteLength(body)}\r\n` +
-      `x-should-retry: ${err.status >= 500 || err.status === 429}\r\n` +
+      `x-should-retry: ${shouldRetry(err.status)}\r\n` +
       'connection: close\r\n\r\n' +
       body,
   );

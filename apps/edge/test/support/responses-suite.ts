@@ -355,6 +355,10 @@ export function responsesSuite(start: (env: Record<string, string>) => Promise<S
       const [sent] = await sentUpstream(second);
       expect(sent).toContain(first);
       expect(sent).toContain(JSON.stringify(one.at(-1)!.response.output.at(-1).content[0].text).slice(1, 40));
+      // A continuation whose input has no items' shape is refused naming it, not continued without it.
+      const latest = two.at(-1)!.response.id as string;
+      const malformed = await created(ws, { type: 'response.create', model: 'omega-k3', previous_response_id: latest, input: 42 } as never);
+      expect(malformed.at(-1)).toMatchObject({ type: 'error', status: 400, error: { param: 'input' } });
       // An id this connection did not answer is looked up among stored responses, as over HTTP.
       const unknown = await created(ws, {
         type: 'response.create',
