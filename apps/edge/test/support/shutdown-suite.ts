@@ -9,6 +9,7 @@ import { connect, type Socket } from 'node:net';
 import WebSocket from 'ws';
 import type { Stack } from './stacks';
 import { Admin } from './admin';
+import { SimControl } from './sim-control';
 import { openaiFor, useStack } from './use-stack';
 
 const MODEL = 'sigma-sonnet-4-6';
@@ -36,17 +37,13 @@ export function shutdownSuite(start: () => Promise<Stack>, edgeLabel: string) {
   const slowAccount = async () => {
     const admin = new Admin(stack);
     const { accountId, key } = await admin.fundedKey(10);
-    await fetch(`${stack.simUrl}/_sim/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ match: { model: MODEL }, token_delay_ms: 100 }),
-    });
+    await new SimControl(stack).fault({ match: { model: MODEL }, token_delay_ms: 100 });
     return { admin, accountId, key };
   };
 
   /** The faults cleared, the account's one charge: what the drained answer produced. */
   const oneChargeAfterFaults = async (admin: Admin, accountId: string) => {
-    await fetch(`${stack.simUrl}/_sim/faults`, { method: 'DELETE' });
+    await new SimControl(stack).clearFaults();
     const usage = await admin.usage(accountId);
     expect(usage).toHaveLength(1);
     expect(usage[0].output_tokens).toBeGreaterThan(0);
