@@ -56,7 +56,7 @@ export class LocalCalls {
   }
 
   /**
-   * Requests carrying `authorization` (the MCP caller's own header), as if made on the origin the
+   * Requests carrying `authorization` (the caller's own header: the MCP request's, the WebSocket's handshake), as if made on the origin the
    * caller used (links in answers and webhooks point there; the loopback peer's forwarded headers are believed).
    */
   as(authorization: string, origin: { protocol: string; host: string }): LocalHttp {
