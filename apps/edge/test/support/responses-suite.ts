@@ -371,27 +371,42 @@ export function responsesSuite(start: (env: Record<string, string>) => Promise<S
     });
 
     it('answers generate: false (Codex’s prewarm) at once with no output, no upstream call and nothing billed; it can be continued', async () => {
-      const marker = `ws-prewarm-${Date.now()}`;
-      const before = (await admin().usage(funded.accountId)).length;
-      const warm = await created(ws, { type: 'response.create', model: 'omega-k3', input: marker, store: false, generate: false } as never);
-      expect(warm.map((e) => e.type)).toEqual(['response.created', 'response.completed']);
-      expect(warm[1].response).toMatchObject({ status: 'completed', output: [], usage: { input_tokens: 0, output_tokens: 0 } });
-      expect(await sentUpstream(marker)).toEqual([]);
-      const next = `ws-after-prewarm-${Date.now()}`;
-      await created(ws, {
-        type: 'response.create',
-        model: 'omega-k3',
-        previous_response_id: warm[1].response.id,
-        input: next,
-        store: false,
-        max_output_tokens: 400,
-      });
-      const [sent] = await sentUpstream(next);
-      expect(sent).toContain(marker);
-      await eventually(
-        () => admin().usage(funded.accountId),
-        (u) => u.length === before + 1,
-      );
+      // An account of its own: the suite's may still be settling the charges of the tests before.
+      const own = await admin().fundedKey(1);
+      const socket = new ResponsesWS(openaiFor(stack, own.key));
+      socket.on('error', (err) => sdkErrors.push(err));
+      try {
+        const marker = `ws-prewarm-${Date.now()}`;
+        const warm = await created(socket, {
+          type: 'response.create',
+          model: 'omega-k3',
+          input: marker,
+          store: false,
+          generate: false,
+        } as never);
+        expect(warm.map((e) => e.type)).toEqual(['response.created', 'response.completed']);
+        expect(warm[1].response).toMatchObject({ status: 'completed', output: [], usage: { input_tokens: 0, output_tokens: 0 } });
+        expect(await sentUpstream(marker)).toEqual([]);
+        const next = `ws-after-prewarm-${Date.now()}`;
+        const answered = await created(socket, {
+          type: 'response.create',
+          model: 'omega-k3',
+          previous_response_id: warm[1].response.id,
+          input: next,
+          store: false,
+          max_output_tokens: 400,
+        });
+        const [sent] = await sentUpstream(next);
+        expect(sent).toContain(marker);
+        // One charge, the continuation's: the prewarm has none.
+        const charges = await eventually(
+          () => admin().usage(own.accountId),
+          (u) => u.length > 0,
+        );
+        expect(charges.map((e) => e.request_id.replace(/^req_/, ''))).toEqual([answered.at(-1)!.response.id.replace(/^resp_/, '')]);
+      } finally {
+        socket.close();
+      }
     });
 
     it('refuses what HTTP refuses, and a malformed message, with an error event carrying the status; the connection stays usable', async () => {
