@@ -154,6 +154,7 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
     ? registerResponsesWebSocket({
         server: fastify.server,
         auth,
+        catalog: ports.catalog,
         local,
         maxPayload: BODY_LIMIT_BYTES,
         idleTimeoutMs: http.idleTimeoutMs,

@@ -29,8 +29,6 @@ import {
   type CatalogPort,
   type EndpointCall,
   type EndpointPort,
-  type KeyPrincipal,
-  type ModelRoute,
 } from '@unigate/contracts';
 import type { Logger } from '@unigate/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -40,6 +38,7 @@ import { SSE_HEADERS, sseFrame, streamReply } from '../http/stream-reply';
 import { holdIdOf, type Admitted, type Reservations } from '@unigate/billing/reservations';
 import { readMultipart } from './multipart-body';
 import { RecentRefusals } from './recent-refusals';
+import { routeFor } from './model-route';
 
 /** A refused request's unread body up to this size is drained rather than cut off with the connection. */
 const UNREAD_BODY_KEPT_BYTES = 1024 * 1024;
@@ -80,7 +79,7 @@ export class EndpointPipeline {
       if (spec.body?.kind === 'multipart') ({ fields: input, files } = await readMultipart(request, spec.body));
       const body = parseOrThrow(spec.request, input);
       const model = spec.modelOf(body);
-      const route = await this.route(spec, principal, model).catch((err: unknown) => {
+      const route = await routeFor(this.deps.catalog, spec, principal, model).catch((err: unknown) => {
         const unknown = GatewayError.is(err) && err.code === 'model_not_found' ? spec.unknownModel?.(model) : undefined;
         if (!unknown) throw err;
         family = unknown.family;
@@ -150,22 +149,6 @@ export class EndpointPipeline {
         () => undefined,
       );
     }
-  }
-
-  /** The model's route, once it is known to serve this endpoint and the key may use it. */
-  private async route(spec: AnyEndpointSpec, principal: KeyPrincipal, model: string): Promise<ModelRoute> {
-    const route = await this.deps.catalog.resolve(model);
-    if (!spec.kinds.includes(route.model.kind)) {
-      throw errors.invalidRequest(
-        `The model '${model}' is a ${route.model.kind} model and cannot be used with ${spec.path}.`,
-        'model',
-        spec.kindMismatchCode ?? 'model_not_supported',
-      );
-    }
-    if (principal.models.length > 0 && !principal.models.includes(route.model.id) && !principal.models.includes(model)) {
-      throw errors.modelForbidden(model);
-    }
-    return route;
   }
 
   private async answer(

@@ -11,7 +11,8 @@
  *   with `store: false`: Codex then sends only the new items (a tool call's output). Any other id is
  *   looked up among stored responses, as over HTTP;
  * - `generate: false` (Codex's prewarm) is answered at once with a response that has no output: no
- *   upstream call, nothing billed; it can be continued like any other;
+ *   upstream call, nothing billed; it can be continued like any other. It is checked as the request
+ *   itself would be up to its model: valid, the key still valid and allowed that model;
  * - a request refused before its first event is one `error` message with the HTTP status and error
  *   body it stands for (`{type: "error", status, error}`), which Codex maps back to that HTTP error.
  */
@@ -27,6 +28,7 @@ import {
   renderError,
   responseIdFor,
   responsesSpec,
+  type CatalogPort,
   type ResponsesRequest,
   type ResponsesResponse,
 } from '@unigate/contracts';
@@ -37,6 +39,7 @@ import type { Authenticator } from '../auth/authenticator';
 import { shouldRetry, toGatewayError } from '../http/error-renderer';
 import type { LocalCalls, LocalStreamingHttp } from '../http/local-calls';
 import { newRequestId } from '../http/request-id';
+import { routeFor } from '../pipeline/model-route';
 
 /** Requests a connection may have waiting behind the one running; more is a client not waiting for answers. */
 const MAX_WAITING = 8;
@@ -49,6 +52,7 @@ const GOING_AWAY = 1001;
 export interface ResponsesWebSocketDeps {
   server: Server;
   auth: Authenticator;
+  catalog: CatalogPort;
   local: LocalCalls;
   /** The largest message taken, as the HTTP body limit. */
   maxPayload: number;
@@ -72,7 +76,12 @@ export function registerResponsesWebSocket(deps: ResponsesWebSocketDeps): () => 
       wss.handleUpgrade(req, socket, head, (ws) => {
         // An HTTP server's socket (the upgrade event types it as any duplex stream).
         if (deps.idleTimeoutMs > 0) (socket as Socket).setTimeout(deps.idleTimeoutMs, () => ws.close(1000, 'idle'));
-        const connection = new ResponsesConnection(ws, deps.local.streamingAs(req.headers.authorization!, origin), deps.logger);
+        // A prewarm calls nothing, so it checks here what the pipeline would: the key (revoked since
+        // the handshake?) and the model.
+        const checkModel = async (model: string) => {
+          await routeFor(deps.catalog, responsesSpec, await deps.auth.authenticate(req), model);
+        };
+        const connection = new ResponsesConnection(ws, deps.local.streamingAs(req.headers.authorization!, origin), checkModel, deps.logger);
         connections.add(connection);
         websocketConnectionsTotal.inc();
         websocketConnections.inc();
@@ -104,6 +113,7 @@ class ResponsesConnection {
   constructor(
     private readonly ws: WebSocket,
     private readonly http: LocalStreamingHttp,
+    private readonly checkModel: (model: string) => Promise<void>,
     private readonly logger: Logger,
   ) {
     ws.on('message', (data, isBinary) => this.enqueue(data, isBinary));
@@ -147,7 +157,7 @@ class ResponsesConnection {
       request.input = [...latest.items, ...inputItems(request as ItemsInput)];
       delete request.previous_response_id;
     }
-    if (generate === false) return this.prewarm(request);
+    if (generate === false) return await this.prewarm(request);
     // A signal of its own, cut with the connection: the connection's would keep a listener per request.
     const cut = new AbortController();
     const onGone = () => cut.abort(this.gone.signal.reason);
@@ -190,8 +200,9 @@ class ResponsesConnection {
   }
 
   /** `generate: false`: a response with no output, at once; its input is remembered for the next request. */
-  private prewarm(request: Record<string, unknown>): void {
+  private async prewarm(request: Record<string, unknown>): Promise<void> {
     const checked = parseOrThrow(responsesSpec.request, { ...request, stream: true });
+    await this.checkModel(checked.model);
     const response = {
       id: responseIdFor(newRequestId()),
       object: 'response',

@@ -409,6 +409,29 @@ export function responsesSuite(start: (env: Record<string, string>) => Promise<S
       }
     });
 
+    it('refuses a prewarm as it would refuse the request itself: an unknown model, one the key may not use, a revoked key', async () => {
+      const limited = await admin().fundedKey(1, { models: ['omega-k3'] });
+      const socket = new ResponsesWS(openaiFor(stack, limited.key));
+      socket.on('error', (err) => sdkErrors.push(err));
+      const prewarm = async (model: string) =>
+        (await created(socket, { type: 'response.create', model, input: 'warm', store: false, generate: false } as never)).at(-1);
+      try {
+        expect(await prewarm('no-such-model')).toMatchObject({ type: 'error', status: 404, error: { code: 'model_not_found' } });
+        expect(await prewarm('sigma-sonnet-4-6')).toMatchObject({ type: 'error', status: 403, error: { code: 'model_not_allowed' } });
+        expect(await prewarm('zeta-4')).toMatchObject({ type: 'error', status: 400, error: { param: 'model' } });
+        expect(await prewarm('omega-k3')).toMatchObject({ type: 'response.completed' });
+        expect((await admin().call('DELETE', `/keys/${limited.keyId}`)).status).toBe(204);
+        // Distributed: the revocation reaches the edge as an event.
+        const revoked = await eventually(
+          () => prewarm('omega-k3'),
+          (e) => e?.type === 'error',
+        );
+        expect(revoked).toMatchObject({ type: 'error', status: 401 });
+      } finally {
+        socket.close();
+      }
+    });
+
     it('refuses what HTTP refuses, and a malformed message, with an error event carrying the status; the connection stays usable', async () => {
       const bad = await created(ws, { type: 'response.create', model: 'omega-k3', input: 'x', temperature: 7 });
       expect(bad.at(-1)).toMatchObject({ type: 'error', status: 400, error: { type: 'invalid_request_error', param: 'temperature' } });

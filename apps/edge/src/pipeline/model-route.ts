@@ -1,0 +1,20 @@
+import { errors, type AnyEndpointSpec, type CatalogPort, type KeyPrincipal, type ModelRoute } from '@unigate/contracts';
+
+/**
+ * The model's route, once it is known to serve this endpoint and the key may use it: what every
+ * request checks before anything is held or called (the pipeline's, and a WebSocket prewarm's).
+ */
+export async function routeFor(catalog: CatalogPort, spec: AnyEndpointSpec, principal: KeyPrincipal, model: string): Promise<ModelRoute> {
+  const route = await catalog.resolve(model);
+  if (!spec.kinds.includes(route.model.kind)) {
+    throw errors.invalidRequest(
+      `The model '${model}' is a ${route.model.kind} model and cannot be used with ${spec.path}.`,
+      'model',
+      spec.kindMismatchCode ?? 'model_not_supported',
+    );
+  }
+  if (principal.models.length > 0 && !principal.models.includes(route.model.id) && !principal.models.includes(model)) {
+    throw errors.modelForbidden(model);
+  }
+  return route;
+}
