@@ -14,6 +14,7 @@ import OpenAI from 'openai';
 import { ResponsesWS } from 'openai/resources/responses/ws';
 import WebSocket from 'ws';
 import { Admin, eventually } from './admin';
+import { SimControl } from './sim-control';
 import { readSseEvents } from './sse-events';
 import type { Stack } from './stacks';
 import { json, openaiFor, type Loose } from './use-stack';
@@ -464,6 +465,9 @@ export function responsesSuite(start: (env: Record<string, string>) => Promise<S
       const leaving = await admin().fundedKey(1);
       // The whole answer, for comparison (the simulator answers the same words the same way).
       const whole = await client.responses.create({ model: 'omega-k3', input: 'a long answer please', max_output_tokens: 4000 });
+      // The next answer slowed down, so that the client leaves in its middle: at full speed the whole
+      // stream (~50 ms) can end before the cut reaches the upstream call (distributed CI did so once).
+      await new SimControl(stack).fault({ token_delay_ms: 20, count: 1 });
       const raw = new WebSocket(`${stack.baseURL.replace(/^http/, 'ws')}/responses`, {
         headers: { authorization: `Bearer ${leaving.key}` },
       });
