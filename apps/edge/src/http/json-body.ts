@@ -6,16 +6,30 @@
 import { errors, jsonDepthExceeds, MAX_JSON_DEPTH } from '@unigate/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
+/**
+ * `text` as JSON, or the 400 `invalid_json` saying why. The depth is checked first: V8 parses any
+ * depth, but whatever walks the value next (validation, JSON.stringify) would overflow the stack.
+ */
+export function parseJsonText(text: string): unknown {
+  if (jsonDepthExceeds(text)) throw errors.invalidJson(`nesting is deeper than ${MAX_JSON_DEPTH} levels`);
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw errors.invalidJson(e instanceof Error ? e.message : String(e));
+  }
+}
+
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeContentTypeParser(['application/json', 'text/plain']);
   const parse = (_req: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void) => {
     if (body.trim() === '') return done(null, undefined);
-    if (jsonDepthExceeds(body)) return done(errors.invalidJson(`nesting is deeper than ${MAX_JSON_DEPTH} levels`));
+    let value: unknown;
     try {
-      done(null, JSON.parse(body));
-    } catch (e) {
-      done(errors.invalidJson(e instanceof Error ? e.message : String(e)));
+      value = parseJsonText(body);
+    } catch (err) {
+      return done(err as Error);
     }
+    done(null, value);
   };
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, parse);
   fastify.addContentTypeParser('*', { parseAs: 'string' }, parse);

@@ -37,6 +37,7 @@ import { createParser } from 'eventsource-parser';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Authenticator } from '../auth/authenticator';
 import { shouldRetry, toGatewayError } from '../http/error-renderer';
+import { parseJsonText } from '../http/json-body';
 import type { LocalCalls, LocalStreamingHttp } from '../http/local-calls';
 import { newRequestId } from '../http/request-id';
 import { routeFor } from '../pipeline/model-route';
@@ -243,12 +244,8 @@ const hasItemsInput = (request: Record<string, unknown>) =>
 /** A `response.create` message's request, or the 400 saying what is wrong with the message. */
 function parseCreate(data: RawData, isBinary: boolean): CreateBody {
   if (isBinary) throw errors.invalidRequest('Send response.create as a text message of JSON.', null);
-  let message: unknown;
-  try {
-    message = JSON.parse(String(data));
-  } catch {
-    throw errors.invalidRequest('The message is not valid JSON.', null, 'invalid_json');
-  }
+  // Checked as an HTTP body is: a message nested too deep would overflow the stack of its relay.
+  const message = parseJsonText(String(data));
   if (typeof message !== 'object' || message === null || Array.isArray(message))
     throw errors.invalidRequest('The message must be a JSON object.', null);
   const { type, stream_id: streamId, ...body } = message as Record<string, unknown>;

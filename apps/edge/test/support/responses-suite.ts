@@ -444,14 +444,21 @@ export function responsesSuite(start: (env: Record<string, string>) => Promise<S
       await new Promise((resolve, reject) => raw.once('open', resolve).once('error', reject));
       raw.send('{not json');
       raw.send(JSON.stringify({ type: 'session.update' }));
+      // Nested deeper than an HTTP body may be: relaying it would overflow the stack (a 500 once).
+      raw.send(`{"type":"response.create","model":"omega-k3","input":"x","metadata":${'['.repeat(5_000)}${']'.repeat(5_000)}}`);
       await eventually(
         async () => replies.length,
-        (n) => n === 2,
+        (n) => n === 3,
       );
       raw.close();
       expect(replies).toEqual([
         expect.objectContaining({ type: 'error', status: 400, error: expect.objectContaining({ code: 'invalid_json' }) }),
         expect.objectContaining({ type: 'error', status: 400, error: expect.objectContaining({ param: 'type' }) }),
+        expect.objectContaining({
+          type: 'error',
+          status: 400,
+          error: expect.objectContaining({ code: 'invalid_json', message: expect.stringContaining('deeper than') }),
+        }),
       ]);
       expect(
         (await created(ws, { type: 'response.create', model: 'omega-k3', input: 'still here', max_output_tokens: 400 })).at(-1),
