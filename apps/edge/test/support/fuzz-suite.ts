@@ -5,12 +5,15 @@
  * and as raw bytes (invalid UTF-8, truncation, flipped bytes). Every answer must be a success or a
  * 4xx in the endpoint's shape, naming the mutated field when it is a 400 about it, within a bounded
  * time, while /health/live keeps answering. A new endpoint spec is covered through its `example`.
+ * The Responses API's WebSocket mode gets the same properties as `response.create` messages.
  *
  * The run is reproducible: FUZZ_SEED (default below) picks the cases; a failure prints the seed and
  * the shrunk counterexample.
  */
+import { once } from 'node:events';
 import fc from 'fast-check';
-import { ENDPOINTS, MAX_JSON_DEPTH, type ErrorShape } from '@unigate/contracts';
+import { ENDPOINTS, MAX_JSON_DEPTH, responsesSpec, type ErrorShape } from '@unigate/contracts';
+import WebSocket from 'ws';
 import type { Stack } from './stacks';
 import { Admin } from './admin';
 import { eventLoopStallMs, GATEWAY_STALL_MS, probeLiveness } from './liveness';
@@ -251,6 +254,74 @@ export function fuzzSuite(start: () => Promise<Stack>, { seedOffset = 0, runsSha
             expect(status).toBeLessThan(500);
             if (status >= 300) expectShape(status, JSON.parse(text), target.shape);
           }),
+          { seed, numRuns: Math.ceil(runs / 2), endOnFailure: true },
+        ),
+      );
+    });
+  });
+
+  /**
+   * The Responses API's WebSocket mode: each message is a request of its own on one connection, so
+   * every mutated `response.create` must end in a response or a 4xx error message, and the connection
+   * must stay usable.
+   */
+  describe('WebSocket mode: response.create messages', () => {
+    let ws: WebSocket;
+    const events: Array<{ type: string; status?: number; error?: Record<string, unknown> }> = [];
+    let arrived: () => void = () => undefined;
+    beforeAll(async () => {
+      ws = new WebSocket(`${stack.origin.replace(/^http/, 'ws')}${responsesSpec.path}`, { headers: api() });
+      ws.on('message', (data) => {
+        events.push(JSON.parse(String(data)));
+        arrived();
+      });
+      await once(ws, 'open');
+    });
+    afterAll(() => ws?.close());
+
+    /** Sends one text message; the event that ends its answer, within CASE_MS. */
+    const exchange = async (text: string) => {
+      events.length = 0;
+      const started = performance.now();
+      ws.send(text);
+      for (;;) {
+        const last = events.at(-1);
+        if (last && ['response.completed', 'response.incomplete', 'response.failed', 'error'].includes(last.type)) {
+          expect(performance.now() - started).toBeLessThan(CASE_MS);
+          return last;
+        }
+        await new Promise<void>((resolve) => {
+          arrived = resolve;
+          setTimeout(resolve, 100);
+        });
+        expect(ws.readyState).toBe(WebSocket.OPEN);
+        expect(performance.now() - started).toBeLessThan(CASE_MS);
+      }
+    };
+    const answered = (end: { type: string; status?: number; error?: Record<string, unknown> }) => {
+      if (end.type === 'error') {
+        expect(end.status).toBeGreaterThanOrEqual(400);
+        expect(end.status).toBeLessThan(500);
+        expect(end.error).toMatchObject({ message: expect.any(String), type: expect.any(String) });
+      } else expect(['response.completed', 'response.incomplete']).toContain(end.type);
+    };
+    const example = { type: 'response.create', ...(responsesSpec.example as object) };
+
+    it('answers every one-field mutation with a response or a 4xx error message', async () => {
+      await whileLive(() =>
+        fc.assert(
+          fc.asyncProperty(mutations(example), async (m) => answered(await exchange(JSON.stringify(apply(example, m))))),
+          { seed, numRuns: Math.ceil(runs / 2), endOnFailure: true },
+        ),
+      );
+    });
+
+    it('answers damaged text (truncation, flipped bytes) with a response or a 4xx error message', async () => {
+      const valid = Buffer.from(JSON.stringify(example));
+      await whileLive(() =>
+        fc.assert(
+          // As text: a text frame that is not UTF-8 closes the connection (1007), the protocol's rule.
+          fc.asyncProperty(byteMutations(valid), async (body) => answered(await exchange(body.toString('utf8')))),
           { seed, numRuns: Math.ceil(runs / 2), endOnFailure: true },
         ),
       );
