@@ -56,8 +56,9 @@ export class LocalCalls {
   }
 
   /**
-   * Requests carrying `authorization` (the caller's own header: the MCP request's, the WebSocket's handshake), as if made on the origin the
-   * caller used (links in answers and webhooks point there; the loopback peer's forwarded headers are believed).
+   * Requests carrying `authorization` (the caller's own header: the MCP request's, the WebSocket's
+   * handshake), as if made on the origin the caller used (links in answers and webhooks point there;
+   * the loopback peer's forwarded headers are believed).
    */
   as(authorization: string, origin: { protocol: string; host: string }): LocalHttp {
     return async (request) => {

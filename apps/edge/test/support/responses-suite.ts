@@ -14,6 +14,7 @@ import OpenAI from 'openai';
 import { ResponsesWS } from 'openai/resources/responses/ws';
 import WebSocket from 'ws';
 import { Admin, eventually } from './admin';
+import { RESPONSE_END_TYPES } from './responses-events';
 import { SimControl } from './sim-control';
 import { readSseEvents } from './sse-events';
 import type { Stack } from './stacks';
@@ -294,7 +295,7 @@ export function responsesSuite(start: (env: Record<string, string>) => Promise<S
       const ended = new Promise<void>((resolve) => {
         const on = (e: Loose) => {
           events.push(e);
-          if (['response.completed', 'response.incomplete', 'response.failed', 'error'].includes(e.type)) {
+          if (RESPONSE_END_TYPES.includes(e.type)) {
             ws.off('event', on as never);
             resolve();
           }
