@@ -158,6 +158,7 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
         local,
         maxPayload: BODY_LIMIT_BYTES,
         idleTimeoutMs: http.idleTimeoutMs,
+        maxAgeMs: http.websocketMaxAgeMs,
         logger,
       })
     : () => undefined;

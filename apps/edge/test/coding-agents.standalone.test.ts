@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { COMPACTION_PROMPT, OWN_COMPACTION_PREFIX, SUMMARY_PREFIX } from '@unigate/contracts';
 import { metricSum, scrapeMetrics } from '@unigate/testing';
 import { Admin, eventually } from './support/admin';
-import { runClaude, runCodex, tempDir, type ClaudeAuth } from './support/agent-cli';
+import { agentText, runClaude, runCodex, tempDir, type ClaudeAuth } from './support/agent-cli';
 import { startStandalone, type Stack } from './support/stacks';
 
 const SECRET = 'The secret word is PELICAN-42.';
@@ -116,9 +116,6 @@ describe('Claude Code 2.1.328', () => {
 });
 
 describe('Codex CLI 0.169.0', () => {
-  const agentText = (events: Array<{ type: string; item?: { type: string; text?: string } }>) =>
-    events.flatMap((e) => (e.type === 'item.completed' && e.item?.type === 'agent_message' ? [e.item.text ?? ''] : [])).join('\n');
-
   it.each(['gamma-2.5-flash', 'sigma-sonnet-4-6', 'omega-k3'])('answers `codex exec` on %s, and the session is charged', async (model) => {
     const before = await ledgerSize();
     const run = await runCodex(stack.baseURL, key, 'Say hi', { cwd: work, model });

@@ -13,6 +13,11 @@ const schema = z.object({
   UNIGATE_HEADERS_TIMEOUT_MS: ms(10_000),
   /** A connection with no bytes either way for this long is closed (streams write a byte at least this often). */
   UNIGATE_IDLE_TIMEOUT_MS: ms(300_000),
+  /**
+   * A Responses WebSocket older than this refuses its next request (websocket_connection_limit_reached,
+   * OpenAI's 60 minutes) and closes, so clients reconnect and spread over the replicas there are now.
+   */
+  UNIGATE_WEBSOCKET_MAX_AGE_MS: ms(3_600_000),
   /** An idle keep-alive connection is closed after this; above a typical load balancer's 60 s. */
   UNIGATE_KEEPALIVE_TIMEOUT_MS: ms(65_000),
   /** Connections one process holds at most; beyond, a new connection is closed at once. */
@@ -44,6 +49,7 @@ export interface HttpSettings {
   requestTimeoutMs: number;
   headersTimeoutMs: number;
   idleTimeoutMs: number;
+  websocketMaxAgeMs: number;
   keepAliveTimeoutMs: number;
   maxConnections: number;
   metricsToken?: string;
@@ -60,6 +66,7 @@ export function httpSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): HttpS
         ? Math.min(e.UNIGATE_HEADERS_TIMEOUT_MS, e.UNIGATE_REQUEST_TIMEOUT_MS)
         : e.UNIGATE_HEADERS_TIMEOUT_MS,
     idleTimeoutMs: e.UNIGATE_IDLE_TIMEOUT_MS,
+    websocketMaxAgeMs: e.UNIGATE_WEBSOCKET_MAX_AGE_MS,
     keepAliveTimeoutMs: e.UNIGATE_KEEPALIVE_TIMEOUT_MS,
     maxConnections: e.UNIGATE_MAX_CONNECTIONS,
     metricsToken: e.UNIGATE_METRICS_TOKEN,

@@ -14,7 +14,10 @@
  *   upstream call, nothing billed; it can be continued like any other. It is checked as the request
  *   itself would be up to its model: valid, the key still valid and allowed that model;
  * - a request refused before its first event is one `error` message with the HTTP status and error
- *   body it stands for (`{type: "error", status, error}`), which Codex maps back to that HTTP error.
+ *   body it stands for (`{type: "error", status, error}`), which Codex maps back to that HTTP error;
+ * - a request sent on a connection older than its maximum age (60 minutes, as OpenAI's) is refused
+ *   with `websocket_connection_limit_reached` and the connection closes: clients then reconnect with
+ *   the whole conversation, and a long session does not stay pinned to one replica.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -47,6 +50,13 @@ const MAX_WAITING = 8;
 /** Events held in memory for a client reading slowly beyond this pause the reading of the answer (and so the upstream) until they are written. */
 const HIGH_WATER_BYTES = 1024 * 1024;
 const SHUTTING_DOWN = () => new GatewayError({ status: 503, code: 'shutting_down', message: 'The gateway is shutting down.' });
+/** OpenAI's code and status for a request on a connection past its lifetime, which clients answer by reconnecting. */
+const AGED = (maxAgeMs: number) =>
+  new GatewayError({
+    status: 400,
+    code: 'websocket_connection_limit_reached',
+    message: `This WebSocket connection reached its ${formatAge(maxAgeMs)} limit. Open a new connection to continue.`,
+  });
 /** Close code of a connection the gateway ends because it is shutting down (RFC 6455 "going away"). */
 const GOING_AWAY = 1001;
 
@@ -59,6 +69,8 @@ export interface ResponsesWebSocketDeps {
   maxPayload: number;
   /** A connection with no bytes either way for this long is closed, as an HTTP one is (0: never). */
   idleTimeoutMs: number;
+  /** A request sent on a connection older than this is refused and the connection closed (0: no limit). */
+  maxAgeMs: number;
   logger: Logger;
 }
 
@@ -82,7 +94,13 @@ export function registerResponsesWebSocket(deps: ResponsesWebSocketDeps): () => 
         const checkModel = async (model: string) => {
           await routeFor(deps.catalog, responsesSpec, await deps.auth.authenticate(req), model);
         };
-        const connection = new ResponsesConnection(ws, deps.local.streamingAs(req.headers.authorization!, origin), checkModel, deps.logger);
+        const connection = new ResponsesConnection(
+          ws,
+          deps.local.streamingAs(req.headers.authorization!, origin),
+          checkModel,
+          deps.maxAgeMs,
+          deps.logger,
+        );
         connections.add(connection);
         websocketConnectionsTotal.inc();
         websocketConnections.inc();
@@ -110,11 +128,13 @@ class ResponsesConnection {
   private written: Promise<void> = Promise.resolve();
   /** Aborts the request running when the client goes away. */
   private readonly gone = new AbortController();
+  private readonly openedAt = performance.now();
 
   constructor(
     private readonly ws: WebSocket,
     private readonly http: LocalStreamingHttp,
     private readonly checkModel: (model: string) => Promise<void>,
+    private readonly maxAgeMs: number,
     private readonly logger: Logger,
   ) {
     ws.on('message', (data, isBinary) => this.enqueue(data, isBinary));
@@ -137,10 +157,13 @@ class ResponsesConnection {
       );
       return;
     }
+    // Aged when it was sent: a request sent earlier and waiting behind a long response still runs.
+    const aged = this.maxAgeMs > 0 && performance.now() - this.openedAt >= this.maxAgeMs;
     this.waiting++;
     this.running = this.running.then(async () => {
       try {
-        if (!this.gone.signal.aborted) await this.create(parseCreate(data, isBinary));
+        if (aged) this.refuseAged();
+        else if (!this.gone.signal.aborted) await this.create(parseCreate(data, isBinary));
       } catch (err) {
         this.sendError(toGatewayError(err, this.logger, 'websocket'));
       } finally {
@@ -224,6 +247,12 @@ class ResponsesConnection {
     this.latest = { id: response.id, items: inputItems(checked) };
   }
 
+  /** Said in order, after whatever was running; then the connection closes (later messages are not answered). */
+  private refuseAged(): void {
+    this.sendError(AGED(this.maxAgeMs));
+    this.ws.close(1000, 'connection limit reached');
+  }
+
   private sendError(err: GatewayError): void {
     this.send(JSON.stringify({ type: 'error', status: err.status, ...(renderError(err, 'B', 'websocket') as object) }));
   }
@@ -265,6 +294,11 @@ function errorBody(text: string): { error: unknown } {
     // not JSON: said as it is below
   }
   return { error: { message: text.slice(0, 1000), type: 'api_error' } };
+}
+
+/** 3600000 → "60-minute", 90000 → "90-second": the limit as the message names it. */
+function formatAge(ms: number): string {
+  return ms % 60_000 === 0 ? `${ms / 60_000}-minute` : `${Math.round(ms / 100) / 10}-second`;
 }
 
 const isResponsesHandshake = (req: IncomingMessage) =>

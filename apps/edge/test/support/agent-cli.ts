@@ -135,6 +135,10 @@ export interface CodexRun extends CliRun {
   events: CodexEvent[];
 }
 
+/** What Codex said to the user in a run: its agent messages, one per line. */
+export const agentText = (events: CodexEvent[]): string =>
+  events.flatMap((e) => (e.type === 'item.completed' && e.item?.type === 'agent_message' ? [e.item.text ?? ''] : [])).join('\n');
+
 /**
  * `codex exec` with a `model_providers` entry for the gateway (wire_api = "responses", the only one
  * this version speaks) in a fresh CODEX_HOME; retries off so a failure shows at once.

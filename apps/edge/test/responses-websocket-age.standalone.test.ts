@@ -1,0 +1,125 @@
+/**
+ * The Responses WebSocket's lifetime (UNIGATE_WEBSOCKET_MAX_AGE_MS, OpenAI's 60 minutes; here 1.5 s):
+ * a request sent on an older connection is refused with `websocket_connection_limit_reached` and the
+ * connection closes, while a response already running finishes; the real Codex reconnects and goes on
+ * with the whole conversation. Standalone only: the edge serves the socket alike in both deployments.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { metricSum, scrapeMetrics } from '@unigate/testing';
+import WebSocket from 'ws';
+import { Admin, eventually } from './support/admin';
+import { agentText, runCodex } from './support/agent-cli';
+import { RESPONSE_END_TYPES } from './support/responses-events';
+import { SimControl } from './support/sim-control';
+import { startStandalone, type Stack } from './support/stacks';
+import type { Loose } from './support/use-stack';
+
+const MAX_AGE_MS = 1_500;
+const SECRET = 'The secret word is HERON-7.';
+
+let stack: Stack;
+let admin: Admin;
+
+beforeAll(async () => {
+  stack = await startStandalone({ UNIGATE_WEBSOCKET_MAX_AGE_MS: String(MAX_AGE_MS) });
+  admin = new Admin(stack);
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+afterEach(async () => {
+  await new SimControl(stack).clearFaults();
+});
+
+/** A connection with its messages as they come, and how it closed. */
+async function connect(key: string) {
+  const ws = new WebSocket(`${stack.baseURL.replace(/^http/, 'ws')}/responses`, { headers: { authorization: `Bearer ${key}` } });
+  const messages: Loose[] = [];
+  ws.on('message', (data) => messages.push(JSON.parse(String(data))));
+  const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  /** Sends one response.create and waits for the message that ends its answer (or its refusal). */
+  const create = async (input: string) => {
+    const from = messages.length;
+    ws.send(JSON.stringify({ type: 'response.create', model: 'omega-k3', input, store: false, max_output_tokens: 400 }));
+    const ended = await eventually(
+      async () => messages.slice(from).find((m) => m.type === 'error' || RESPONSE_END_TYPES.includes(m.type)),
+      (m) => m !== undefined,
+    );
+    return ended as Loose;
+  };
+  return { ws, create, closed };
+}
+
+it('finishes a response running when the connection comes of age, then refuses the next request and closes; a new connection answers', async () => {
+  const { accountId, key } = await admin.fundedKey(5);
+  // The first answer starts after 2 s, so it runs past the 1.5 s lifetime.
+  await new SimControl(stack).fault({ latency_ms: 2_000, count: 1 });
+  const aged = await connect(key);
+  expect(await aged.create('a slow answer')).toMatchObject({ type: 'response.completed', response: { status: 'completed' } });
+  expect(await aged.create('one more')).toEqual({
+    type: 'error',
+    status: 400,
+    error: {
+      type: 'invalid_request_error',
+      code: 'websocket_connection_limit_reached',
+      message: expect.stringContaining('1.5-second limit'),
+      param: null,
+    },
+  });
+  expect(await aged.closed).toBe(1000);
+  // Only the answered request is charged.
+  expect(
+    await eventually(
+      () => admin.usage(accountId),
+      (u) => u.length >= 1,
+    ),
+  ).toHaveLength(1);
+  const fresh = await connect(key);
+  expect(await fresh.create('and again')).toMatchObject({ type: 'response.completed' });
+  fresh.ws.close();
+  expect(
+    await eventually(
+      () => admin.usage(accountId),
+      (u) => u.length >= 2,
+    ),
+  ).toHaveLength(2);
+});
+
+it('lets the real Codex 0.169.0 reconnect when its connection comes of age mid-turn, and finish with the whole conversation', async () => {
+  const { accountId, key } = await admin.fundedKey(5);
+  const work = mkdtempSync(join(tmpdir(), 'unigate-agent-work-'));
+  writeFileSync(join(work, 'notes.txt'), `${SECRET}\n`);
+  const sockets = async () => metricSum(await scrapeMetrics(stack.origin, stack.adminToken), 'unigate_websocket_connections_total');
+  const socketsBefore = await sockets();
+  await fetch(`${stack.simUrl}/_sim/requests`, { method: 'DELETE' });
+  // The tool call is answered after 2 s: Codex sends the tool's output on a connection past its lifetime.
+  await new SimControl(stack).fault({ latency_ms: 2_000, count: 1 });
+  const run = await runCodex(stack.baseURL, key, 'Run the command `cat notes.txt` and tell me what it printed.', {
+    cwd: work,
+    model: 'gamma-2.5-flash',
+    provider: 'openai',
+  });
+  expect(run.code).toBe(0);
+  expect(run.events.filter((e) => e.type === 'error' || e.type === 'turn.failed')).toEqual([]);
+  expect(agentText(run.events)).toContain(SECRET);
+  // Refused on the aged connection, it opened another and sent the conversation whole: the prompt with the tool's output.
+  expect((await sockets()) - socketsBefore).toBe(2);
+  const upstream = ((await (await fetch(`${stack.simUrl}/_sim/requests`)).json()) as { data: unknown[] }).data.map((r) =>
+    JSON.stringify(r),
+  );
+  expect(upstream).toHaveLength(2);
+  expect(upstream[1]).toContain('cat notes.txt');
+  expect(upstream[1]).toContain('HERON-7');
+  // Two answers charged; the refused request cost nothing.
+  expect(
+    await eventually(
+      () => admin.usage(accountId),
+      (u) => u.length >= 2,
+    ),
+  ).toHaveLength(2);
+});
