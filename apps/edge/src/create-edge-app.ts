@@ -34,6 +34,7 @@ import type { FastifyInstance } from 'fastify';
 import { Authenticator, keyCacheTtlFromEnv } from './auth/authenticator';
 import { EdgeModule } from './edge.module';
 import type { EdgeOptions } from './edge-options';
+import { registerAnsweringTimeout } from './http/answering-timeout';
 import { registerBodyDecoding } from './http/body-encoding';
 import { BODY_LIMIT_BYTES } from './http/error-renderer';
 import { GatewayExceptionFilter } from './http/exception.filter';
@@ -114,6 +115,7 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
   drain.attach(fastify);
   fastify.server.maxConnections = http.maxConnections;
   answerUnmetExpectations(fastify.server);
+  registerAnsweringTimeout(fastify);
   registerJsonBodyParser(fastify);
   registerBodyDecoding(fastify, BODY_LIMIT_BYTES);
   registerRequestHooks(fastify);

@@ -11,7 +11,7 @@ const schema = z.object({
   UNIGATE_REQUEST_TIMEOUT_MS: ms(60_000),
   /** Headers must arrive within this (a slowloris never finishes them); 408 otherwise. */
   UNIGATE_HEADERS_TIMEOUT_MS: ms(10_000),
-  /** A connection with no bytes either way for this long is closed (streams write a byte at least this often). */
+  /** A connection with no bytes either way for this long is closed; not while an answer is in the making (answering-timeout.ts). */
   UNIGATE_IDLE_TIMEOUT_MS: ms(300_000),
   /**
    * A Responses WebSocket older than this refuses its next request (websocket_connection_limit_reached,

@@ -87,8 +87,6 @@ export function registerResponsesWebSocket(deps: ResponsesWebSocketDeps): () => 
       // The origin the client used (no answer of this endpoint carries a link, so no proxy's word is needed).
       const origin = { protocol: 'encrypted' in socket && socket.encrypted ? 'https' : 'http', host: req.headers.host ?? '' };
       wss.handleUpgrade(req, socket, head, (ws) => {
-        // An HTTP server's socket (the upgrade event types it as any duplex stream).
-        if (deps.idleTimeoutMs > 0) (socket as Socket).setTimeout(deps.idleTimeoutMs, () => ws.close(1000, 'idle'));
         // A prewarm calls nothing, so it checks here what the pipeline would: the key (revoked since
         // the handshake?) and the model.
         const checkModel = async (model: string) => {
@@ -101,6 +99,15 @@ export function registerResponsesWebSocket(deps: ResponsesWebSocketDeps): () => 
           deps.maxAgeMs,
           deps.logger,
         );
+        // An HTTP server's socket (the upgrade event types it as any duplex stream). Idle is the client
+        // not talking or not reading; a response waiting on its upstream, all written, is not (as over HTTP).
+        if (deps.idleTimeoutMs > 0) {
+          const raw = socket as Socket;
+          raw.setTimeout(deps.idleTimeoutMs);
+          raw.on('timeout', () =>
+            connection.answering && ws.bufferedAmount === 0 ? raw.setTimeout(deps.idleTimeoutMs) : ws.close(1000, 'idle'),
+          );
+        }
         connections.add(connection);
         websocketConnectionsTotal.inc();
         websocketConnections.inc();
@@ -140,6 +147,11 @@ class ResponsesConnection {
     ws.on('message', (data, isBinary) => this.enqueue(data, isBinary));
     ws.once('close', () => this.gone.abort(new Error('client closed the connection')));
     ws.on('error', () => undefined);
+  }
+
+  /** Whether a response is running or waiting. */
+  get answering(): boolean {
+    return this.waiting > 0;
   }
 
   /** Shutdown: an idle connection closes now, a busy one once its response has ended. */

@@ -13,7 +13,7 @@ import { scrapeMetrics } from '@unigate/testing';
 import { json, useStack } from './use-stack';
 
 /** Short server timeouts so slow-client cases finish in seconds. */
-export const HOSTILE_ENV = { UNIGATE_REQUEST_TIMEOUT_MS: '2000', UNIGATE_HEADERS_TIMEOUT_MS: '1000' };
+export const HOSTILE_ENV = { UNIGATE_REQUEST_TIMEOUT_MS: '2000', UNIGATE_HEADERS_TIMEOUT_MS: '1000', UNIGATE_IDLE_TIMEOUT_MS: '2500' };
 
 interface RawAnswer {
   status: number;
@@ -226,6 +226,26 @@ export function hostileHttpSuite(start: () => Promise<Stack>) {
       expect(a.status).toBe(408);
       expect(a.ms).toBeLessThan(5_000);
     });
+
+    // The idle timeout is the client's: the gateway waiting on its upstream (bounded by the upstream
+    // timeouts) is not the client idling, and cutting it would lose an answer the client waits for.
+    it.each([false, true])(
+      'but not one waiting for an answer its upstream takes longer than the idle timeout to begin (stream: %s)',
+      async (stream) => {
+        await new SimControl(stack).fault({ match: { model: 'omega-k3' }, latency_ms: 3_500, count: 1 });
+        const started = performance.now();
+        const res = await post('/v1/chat/completions', {
+          model: 'omega-k3',
+          messages: [{ role: 'user', content: 'hi' }],
+          max_tokens: 5,
+          stream,
+        });
+        const body = await res.text();
+        expect(performance.now() - started).toBeGreaterThanOrEqual(3_500);
+        expect(res.status).toBe(200);
+        expect(body).toContain(stream ? '[DONE]' : '"chat.completion"');
+      },
+    );
 
     it('a stream asked with Connection: close ends its connection when it ends', async () => {
       const body = JSON.stringify({ model: 'sigma-sonnet-4-6', messages: [{ role: 'user', content: 'hi' }], stream: true, max_tokens: 5 });

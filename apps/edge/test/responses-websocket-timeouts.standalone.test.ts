@@ -1,8 +1,12 @@
 /**
- * The Responses WebSocket's lifetime (UNIGATE_WEBSOCKET_MAX_AGE_MS, OpenAI's 60 minutes; here 1.5 s):
- * a request sent on an older connection is refused with `websocket_connection_limit_reached` and the
- * connection closes, while a response already running finishes; the real Codex reconnects and goes on
- * with the whole conversation. Standalone only: the edge serves the socket alike in both deployments.
+ * The Responses WebSocket's timeouts, short here:
+ * - its lifetime (UNIGATE_WEBSOCKET_MAX_AGE_MS, OpenAI's 60 minutes; 1.5 s): a request sent on an
+ *   older connection is refused with `websocket_connection_limit_reached` and the connection closes,
+ *   while a response already running finishes; the real Codex reconnects and goes on with the whole
+ *   conversation;
+ * - the idle timeout (UNIGATE_IDLE_TIMEOUT_MS; 1 s): a connection nobody uses is closed, one whose
+ *   response waits longer than that on its upstream is not.
+ * Standalone only: the edge serves the socket alike in both deployments.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,13 +21,14 @@ import { startStandalone, type Stack } from './support/stacks';
 import type { Loose } from './support/use-stack';
 
 const MAX_AGE_MS = 1_500;
+const IDLE_MS = 1_000;
 const SECRET = 'The secret word is HERON-7.';
 
 let stack: Stack;
 let admin: Admin;
 
 beforeAll(async () => {
-  stack = await startStandalone({ UNIGATE_WEBSOCKET_MAX_AGE_MS: String(MAX_AGE_MS) });
+  stack = await startStandalone({ UNIGATE_WEBSOCKET_MAX_AGE_MS: String(MAX_AGE_MS), UNIGATE_IDLE_TIMEOUT_MS: String(IDLE_MS) });
   admin = new Admin(stack);
 }, 120_000);
 
@@ -35,23 +40,26 @@ afterEach(async () => {
   await new SimControl(stack).clearFaults();
 });
 
-/** A connection with its messages as they come, and how it closed. */
+/** A connection, its requests one at a time, and how it closed. */
 async function connect(key: string) {
   const ws = new WebSocket(`${stack.baseURL.replace(/^http/, 'ws')}/responses`, { headers: { authorization: `Bearer ${key}` } });
-  const messages: Loose[] = [];
-  ws.on('message', (data) => messages.push(JSON.parse(String(data))));
-  const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+  /** Resolves the pending create with the message that ends its answer (or its refusal). */
+  let onEnd: ((message: Loose) => void) | undefined;
+  ws.on('message', (data) => {
+    const message = JSON.parse(String(data)) as Loose;
+    if (message.type === 'error' || RESPONSE_END_TYPES.includes(message.type)) onEnd?.(message);
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.once('close', (code, reason) => resolve({ code, reason: String(reason) })),
+  );
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-  /** Sends one response.create and waits for the message that ends its answer (or its refusal). */
-  const create = async (input: string) => {
-    const from = messages.length;
-    ws.send(JSON.stringify({ type: 'response.create', model: 'omega-k3', input, store: false, max_output_tokens: 400 }));
-    const ended = await eventually(
-      async () => messages.slice(from).find((m) => m.type === 'error' || RESPONSE_END_TYPES.includes(m.type)),
-      (m) => m !== undefined,
-    );
-    return ended as Loose;
-  };
+  /** Sends one response.create; fails if the connection closes before its answer ends. */
+  const create = (input: string): Promise<Loose> =>
+    new Promise((resolve, reject) => {
+      onEnd = resolve;
+      void closed.then(({ code, reason }) => reject(new Error(`closed (${code} ${reason}) before the answer ended`)));
+      ws.send(JSON.stringify({ type: 'response.create', model: 'omega-k3', input, store: false, max_output_tokens: 400 }));
+    });
   return { ws, create, closed };
 }
 
@@ -71,7 +79,7 @@ it('finishes a response running when the connection comes of age, then refuses t
       param: null,
     },
   });
-  expect(await aged.closed).toBe(1000);
+  expect(await aged.closed).toEqual({ code: 1000, reason: 'connection limit reached' });
   // Only the answered request is charged.
   expect(
     await eventually(
@@ -88,6 +96,19 @@ it('finishes a response running when the connection comes of age, then refuses t
       (u) => u.length >= 2,
     ),
   ).toHaveLength(2);
+});
+
+it('closes a connection nobody uses after the idle timeout, but not while its response waits longer than that on the upstream', async () => {
+  const { key } = await admin.fundedKey(5);
+  await new SimControl(stack).fault({ latency_ms: 2_500, count: 1 });
+  const quiet = await connect(key);
+  const started = performance.now();
+  expect(await quiet.create('a slow answer')).toMatchObject({ type: 'response.completed' });
+  const answered = performance.now();
+  expect(answered - started).toBeGreaterThanOrEqual(2_500);
+  expect(await quiet.closed).toEqual({ code: 1000, reason: 'idle' });
+  // Closed for idling once the answer was out: about the idle timeout after it, not at the lifetime.
+  expect(performance.now() - answered).toBeGreaterThanOrEqual(IDLE_MS - 100);
 });
 
 it('lets the real Codex 0.169.0 reconnect when its connection comes of age mid-turn, and finish with the whole conversation', async () => {
