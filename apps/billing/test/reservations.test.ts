@@ -266,6 +266,17 @@ describe.each(stores)('%s', (_name, makeStore) => {
     await expect(acquire(l, key({}, randomUUID(), acct), 1_000)).resolves.toMatchObject({ holdId: expect.any(String) });
   });
 
+  it('keeps the hold of a call still running past its TTL, so its money cannot be spent again; once the call is over it expires', async () => {
+    const l = await store.open({ holdKeepAliveMs: 250 });
+    const acct = account(1_000);
+    const running = await l.admit({ principal: key({}, randomUUID(), acct), request_id: req(), amount_micros: 1_000, ttl_seconds: 1 });
+    await new Promise((r) => setTimeout(r, 2_500)); // two and a half TTLs
+    await expect(acquire(l, key({}, randomUUID(), acct), 1)).rejects.toMatchObject({ status: 402 });
+    await running.finish();
+    await new Promise((r) => setTimeout(r, 1_100));
+    await expect(acquire(l, key({}, randomUUID(), acct), 1_000)).resolves.toMatchObject({ holdId: expect.any(String) });
+  });
+
   it("a finished call's hold shrinks to its cost: the rest is available at once; it never grows, and 0 gives it all back", async () => {
     const l = await store.open();
     const acct = account(10_000);

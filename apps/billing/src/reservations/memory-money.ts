@@ -42,6 +42,12 @@ export class MemoryAccount {
     return true;
   }
 
+  /** Pushes a live hold's expiry out to `expiresAt` (its call still runs); an unknown or expired one stays gone. */
+  extend(holdId: string, expiresAt: number, now: number): void {
+    const h = this.holds.get(holdId);
+    if (h && h.expiresAt > now) h.expiresAt = Math.max(h.expiresAt, expiresAt);
+  }
+
   /** Drops a hold (refunded or settled); unknown holds are fine. */
   drop(holdId: string): void {
     const h = this.holds.get(holdId);

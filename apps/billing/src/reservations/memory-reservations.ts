@@ -7,8 +7,10 @@
 import type { Logger } from '@unigate/platform';
 import { HeartbeatLease } from './heartbeat-lease';
 import type { MemoryMoney } from './memory-money';
+import { RunningHolds } from './running-holds';
 import {
   concurrencyExceeded,
+  DEFAULT_HOLD_KEEPALIVE_MS,
   DEFAULT_LEASE_TTL_MS,
   DEFAULT_WINDOW_MS,
   holdIdOf,
@@ -46,6 +48,7 @@ export class MemoryReservations implements Reservations {
   private readonly ttlMs: number;
   private readonly now: () => number;
   private readonly sweeper: NodeJS.Timeout;
+  private readonly running: RunningHolds;
 
   constructor(
     private readonly money: MemoryMoney,
@@ -57,6 +60,14 @@ export class MemoryReservations implements Reservations {
     // Keys that go quiet would otherwise keep their last window's log forever.
     this.sweeper = setInterval(() => this.sweep(), this.windowMs);
     this.sweeper.unref();
+    this.running = new RunningHolds(
+      async (holds) => {
+        const now = this.now();
+        for (const h of holds) this.money.peek(h.accountId)?.extend(h.holdId, now + h.ttlMs, now);
+      },
+      opts.holdKeepAliveMs ?? DEFAULT_HOLD_KEEPALIVE_MS,
+      opts.logger,
+    );
   }
 
   async admit(req: AdmitRequest): Promise<Admitted> {
@@ -75,17 +86,20 @@ export class MemoryReservations implements Reservations {
       throw rateExceeded(rpm, state.admitted[state.admitted.length - rpm] + this.windowMs - now);
     }
     if (state && max > 0 && state.slots.size >= max) throw concurrencyExceeded(max);
-    if (account && !account.hold(requestId, amount, now + holdTtlMs(req.ttl_seconds), now)) {
+    const ttlMs = holdTtlMs(req.ttl_seconds);
+    if (account && !account.hold(requestId, amount, now + ttlMs, now)) {
       throw errors.insufficientBalance(amount, account.available(now));
     }
 
     if (state && rpm > 0) state.admitted.push(now);
-    const finish = state && max > 0 ? this.lease(state, principal.key_id, requestId, now) : NOTHING_TO_GIVE_BACK;
+    const release = state && max > 0 ? this.lease(state, principal.key_id, requestId, now) : NOTHING_TO_GIVE_BACK;
+    const holdId = holdIdOf(req);
+    const ended = account && holdId ? this.running.add({ accountId: account.id, holdId, ttlMs }) : undefined;
     return {
-      holdId: holdIdOf(req),
+      holdId,
       refund: once(() => account?.drop(requestId)),
       shrinkTo: async (costMicros) => account?.shrink(requestId, costMicros),
-      finish: once(finish),
+      finish: once(ended ? () => (ended(), release()) : release),
     };
   }
 
@@ -97,6 +111,7 @@ export class MemoryReservations implements Reservations {
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
+    this.running.close();
     for (const lease of [...this.leases]) lease.stop();
   }
 

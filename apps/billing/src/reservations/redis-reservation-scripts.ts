@@ -167,6 +167,27 @@ local m = redis.call('HMGET', KEYS[3], 'balance', 'version', 'reserved')
 return {m[1], m[2], m[3], tostring(sum)}
 `;
 
+/**
+ * Keep running calls' holds alive (running-holds.ts): push each live one's expiry out to now + its
+ * TTL. A hold already settled, refunded or expired stays gone. KEYS 1 holds · ARGV hold id, TTL ms, … → how many
+ */
+export const EXTEND_HOLDS_LUA = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local extended = 0
+for i = 1, #ARGV, 2 do
+  local expiry = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  if expiry and tonumber(expiry) > now then
+    local later = now + tonumber(ARGV[i + 1])
+    if later > tonumber(expiry) then
+      redis.call('ZADD', KEYS[1], later, ARGV[i])
+    end
+    extended = extended + 1
+  end
+end
+return extended
+`;
+
 /** Heartbeat: push a live slot's expiry out by one TTL. KEYS 1 slots · ARGV lease id, TTL ms → 1 / 0 gone */
 export const REFRESH_LUA = `
 local t = redis.call('TIME')

@@ -13,9 +13,11 @@ import type { Logger } from '@unigate/platform';
 import type Redis from 'ioredis';
 import { z } from 'zod';
 import { HeartbeatLease } from './heartbeat-lease';
-import { ADMIT_LUA, APPLY_LUA, READ_LUA, REFRESH_LUA, SHRINK_LUA } from './redis-reservation-scripts';
+import { ADMIT_LUA, APPLY_LUA, EXTEND_HOLDS_LUA, READ_LUA, REFRESH_LUA, SHRINK_LUA } from './redis-reservation-scripts';
+import { RunningHolds, type RunningHold } from './running-holds';
 import {
   concurrencyExceeded,
+  DEFAULT_HOLD_KEEPALIVE_MS,
   DEFAULT_LEASE_TTL_MS,
   DEFAULT_WINDOW_MS,
   holdIdOf,
@@ -46,6 +48,7 @@ interface Commands {
   unigateRead(...args: Keys5): Promise<string[]>;
   unigateShrink(...args: [...Keys5, string, number]): Promise<number>;
   unigateRefresh(slots: string, id: string, ttlMs: number): Promise<number>;
+  unigateExtendHolds(holds: string, ...idsAndTtls: Array<string | number>): Promise<number>;
 }
 
 /** The admission script's command: sent at once, never deferred into a pipeline (see connectRedisForReservations). */
@@ -91,6 +94,7 @@ export interface RedisReservationOptions extends ReservationOptions {
 export class RedisReservations implements Reservations {
   private readonly redis: Redis & Commands;
   private readonly leases = new Set<HeartbeatLease>();
+  private readonly running: RunningHolds;
   private readonly windowMs: number;
   private readonly ttlMs: number;
   private readonly prefix: string;
@@ -109,7 +113,9 @@ export class RedisReservations implements Reservations {
     redis.defineCommand('unigateRead', { numberOfKeys: 5, lua: READ_LUA });
     redis.defineCommand(SHRINK_COMMAND, { numberOfKeys: 5, lua: SHRINK_LUA });
     redis.defineCommand('unigateRefresh', { numberOfKeys: 1, lua: REFRESH_LUA });
+    redis.defineCommand('unigateExtendHolds', { numberOfKeys: 1, lua: EXTEND_HOLDS_LUA });
     this.redis = redis as Redis & Commands;
+    this.running = new RunningHolds((holds) => this.extendHolds(holds), opts.holdKeepAliveMs ?? DEFAULT_HOLD_KEEPALIVE_MS, opts.logger);
   }
 
   async admit(req: AdmitRequest): Promise<Admitted> {
@@ -147,9 +153,10 @@ export class RedisReservations implements Reservations {
     if (verdict === 3) throw reservationsUnavailable();
     if (verdict === 4) throw errors.insufficientBalance(amount, detail);
 
-    const finish = max > 0 ? this.lease(keys[1], leaseId, principal, requestId) : NOTHING_TO_GIVE_BACK;
+    const release = max > 0 ? this.lease(keys[1], leaseId, principal, requestId) : NOTHING_TO_GIVE_BACK;
     const holdId = holdIdOf(req);
     const shrinks = shrinkPaysOff(detail, amount);
+    const ended = holdId ? this.running.add({ accountId: principal.account_id, holdId, ttlMs: holdTtlMs(req.ttl_seconds) }) : undefined;
     return {
       holdId,
       // Fire and forget: the answer does not wait for Redis, and a hold or slot that cannot be given
@@ -166,7 +173,7 @@ export class RedisReservations implements Reservations {
             .unigateShrink(...this.accountKeys(principal.account_id), holdId, Math.max(0, costMicros))
             .catch((err: unknown) => this.warn('hold shrink failed; it stays until billing settles it', err, requestId));
       },
-      finish: once(finish),
+      finish: once(ended ? () => (ended(), release()) : release),
     };
   }
 
@@ -228,8 +235,20 @@ export class RedisReservations implements Reservations {
   }
 
   async close(): Promise<void> {
+    this.running.close();
     for (const lease of [...this.leases]) lease.stop();
     this.redis.disconnect();
+  }
+
+  /** One script per account (its holds carry its hash tag), all sent at once. */
+  private async extendHolds(holds: RunningHold[]): Promise<void> {
+    const byAccount = new Map<string, Array<string | number>>();
+    for (const h of holds) {
+      let args = byAccount.get(h.accountId);
+      if (!args) byAccount.set(h.accountId, (args = []));
+      args.push(h.holdId, h.ttlMs);
+    }
+    await Promise.all([...byAccount].map(([accountId, args]) => this.redis.unigateExtendHolds(this.accountKeys(accountId)[3], ...args)));
   }
 
   private async load(accountId: string): Promise<AccountMoney> {

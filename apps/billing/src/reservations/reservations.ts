@@ -63,6 +63,8 @@ export interface ReservationOptions {
   windowMs?: number;
   /** How long a concurrency slot lives without a heartbeat; holders refresh it every third of this. */
   leaseTtlMs?: number;
+  /** How often the holds of calls still running are pushed out by their TTL (running-holds.ts). Tests shorten it. */
+  holdKeepAliveMs?: number;
 }
 
 export const DEFAULT_WINDOW_MS = 60_000;
@@ -78,6 +80,8 @@ export function leaseIdFor(requestId: string): string {
 export const DEFAULT_LEASE_TTL_MS = 5 * 60_000;
 /** An unsettled hold keeps its money reserved this long, then the money returns (a dead owner's hold). */
 export const DEFAULT_HOLD_TTL_MS = 10 * 60_000;
+/** Running calls' holds are pushed out this often: a third of the default TTL, so none expires under its call. */
+export const DEFAULT_HOLD_KEEPALIVE_MS = DEFAULT_HOLD_TTL_MS / 3;
 /** The longest hold a caller may ask for (a video task that runs for hours still settles inside it). */
 export const MAX_HOLD_TTL_SECONDS = 7 * 24 * 3600;
 /** Nobody can say when an in-flight request will end; one second is a polite retry hint. */
