@@ -37,10 +37,6 @@ export class RunningHolds {
     };
   }
 
-  get size(): number {
-    return this.running.size;
-  }
-
   close(): void {
     clearInterval(this.timer);
   }

@@ -1,0 +1,53 @@
+import { RunningHolds, type RunningHold } from './running-holds';
+
+describe('RunningHolds', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  const hold = (holdId: string): RunningHold => ({ accountId: 'a', holdId, ttlMs: 1_000 });
+
+  it('hands every sweep the holds still running, and none once their call is over', async () => {
+    const swept: string[][] = [];
+    const running = new RunningHolds(async (holds) => void swept.push(holds.map((h) => h.holdId)), 100);
+    const endFirst = running.add(hold('first'));
+    running.add(hold('second'));
+    await jest.advanceTimersByTimeAsync(100);
+    endFirst();
+    endFirst(); // twice is fine
+    await jest.advanceTimersByTimeAsync(100);
+    running.close();
+    await jest.advanceTimersByTimeAsync(300);
+    expect(swept).toEqual([['first', 'second'], ['second']]);
+  });
+
+  it('does not call the store when nothing runs, and tries again at the next sweep when it fails', async () => {
+    const warnings: unknown[] = [];
+    const logger = { warn: (o: unknown) => warnings.push(o) } as never;
+    let calls = 0;
+    const running = new RunningHolds(
+      async () => {
+        if (++calls === 1) throw new Error('redis away');
+      },
+      100,
+      logger,
+    );
+    await jest.advanceTimersByTimeAsync(200);
+    expect(calls).toBe(0);
+    running.add(hold('h'));
+    await jest.advanceTimersByTimeAsync(200);
+    running.close();
+    expect(calls).toBe(2);
+    expect(warnings).toEqual([expect.objectContaining({ holds: 1, err: 'Error: redis away' })]);
+  });
+
+  it('a hold added again under its id (the same request admitted twice) stays until its latest call ends', async () => {
+    const swept: string[][] = [];
+    const running = new RunningHolds(async (holds) => void swept.push(holds.map((h) => h.holdId)), 100);
+    const endEarlier = running.add(hold('same'));
+    running.add(hold('same'));
+    endEarlier();
+    await jest.advanceTimersByTimeAsync(100);
+    running.close();
+    expect(swept).toEqual([['same']]);
+  });
+});
