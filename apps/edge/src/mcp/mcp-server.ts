@@ -34,10 +34,16 @@ export function createMcpServer({ version, tools, resources, context }: McpServe
     },
   );
   onRequest(server, 'tools/list', ListToolsRequestSchema, () => ({ tools: tools.map((t) => t.definition) }));
-  onRequest(server, 'tools/call', CallToolRequestSchema, async ({ params }, { signal }) => {
+  onRequest(server, 'tools/call', CallToolRequestSchema, async ({ params }, extra) => {
     const tool = tools.find((t) => t.definition.name === params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
-    return tool.call(params.arguments ?? {}, { ...context, signal });
+    const token = params._meta?.progressToken;
+    const stopReporting = token === undefined ? undefined : reportProgress(extra, token);
+    try {
+      return await tool.call(params.arguments ?? {}, { ...context, signal: extra.signal });
+    } finally {
+      stopReporting?.();
+    }
   });
   onRequest(server, 'resources/list', ListResourcesRequestSchema, () => ({ resources: resources.map((r) => r.definition) }));
   onRequest(server, 'resources/read', ReadResourceRequestSchema, async ({ params }) => {
@@ -49,6 +55,29 @@ export function createMcpServer({ version, tools, resources, context }: McpServe
 }
 
 type Extra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
+
+/** How often a tool call that asked for progress is told it is still running. */
+export const PROGRESS_EVERY_MS = 5_000;
+
+/**
+ * A tool call waits on its upstream as long as the HTTP call would (minutes, for a long completion),
+ * and clients time a request out (the TypeScript SDK after 60 s) unless progress comes: a caller that
+ * sent a `progressToken` gets `notifications/progress` every PROGRESS_EVERY_MS until the answer,
+ * counting the seconds waited. Returns the function that stops them.
+ */
+function reportProgress(extra: Extra, progressToken: string | number): () => void {
+  const started = Date.now();
+  const timer = setInterval(() => {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    void extra
+      .sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken, progress: seconds, message: `Still working: ${seconds} s so far.` },
+      })
+      .catch(() => undefined);
+  }, PROGRESS_EVERY_MS);
+  return () => clearInterval(timer);
+}
 
 /**
  * `server.setRequestHandler`, where a request `schema` refuses (`arguments` that are not an object, a

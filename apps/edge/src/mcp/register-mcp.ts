@@ -66,8 +66,12 @@ export function registerMcp(fastify: FastifyInstance, deps: McpDeps): void {
         storedResponses: deps.storedResponses ?? false,
       },
     });
-    // Plain JSON answers: each request is one exchange, and proxies pass JSON more readily than SSE.
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // Plain JSON answers: each request is one exchange, and proxies pass JSON more readily than SSE. A
+    // tool call that asks for progress is answered as a stream instead, its notifications before the result.
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: !asksForProgress(request.body),
+    });
     // The transport writes the answer itself; headers Fastify would have added go on the raw reply.
     reply.hijack();
     reply.raw.setHeader('x-request-id', String(request.id));
@@ -84,4 +88,12 @@ export function registerMcp(fastify: FastifyInstance, deps: McpDeps): void {
       .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send POST.' }, id: null });
   fastify.get(MCP_PATH, { onRequest: authenticate }, noSessions);
   fastify.delete(MCP_PATH, { onRequest: authenticate }, noSessions);
+}
+
+/** A single tools/call carrying `_meta.progressToken` (a client that wants to hear it is still running). */
+function asksForProgress(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const { method, params } = body as { method?: unknown; params?: { _meta?: { progressToken?: unknown } } };
+  const token = params?._meta?.progressToken;
+  return method === 'tools/call' && (typeof token === 'string' || typeof token === 'number');
 }

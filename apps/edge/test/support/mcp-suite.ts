@@ -278,6 +278,26 @@ export function mcpSuite(start: () => Promise<Stack>) {
     expect(next).toBe(200);
   });
 
+  it('tells a caller that asked for progress that its tool call still runs, so a slow upstream outlives the client’s own timeout', async () => {
+    const { key } = await admin.fundedKey(1);
+    await fetch(`${stack.simUrl}/_sim/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ match: { model: MODEL }, latency_ms: 8_000, count: 1 }),
+    });
+    const client = await connect(key);
+    const progress: Array<{ progress: number; message?: string }> = [];
+    // 6.5 s alone would end the call before the upstream's 8 s; the notification at 5 s starts it again.
+    const result = (await client.callTool({ name: 'chat_completions', arguments: CHAT }, undefined, {
+      timeout: 6_500,
+      resetTimeoutOnProgress: true,
+      onprogress: (p) => progress.push(p),
+    })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect((JSON.parse(textOf(result)) as Loose).object).toBe('chat.completion');
+    expect(progress[0]).toMatchObject({ progress: 5, message: 'Still working: 5 s so far.' });
+  }, 20_000);
+
   it('an invalid body is a tool error with the 400 naming the field', async () => {
     const result = await call(await connect(stack.apiKey), 'chat_completions', { model: MODEL, messages: [] });
     expect(result.isError).toBe(true);
