@@ -15,7 +15,7 @@ import { metricSum, scrapeMetrics } from '@unigate/testing';
 import WebSocket from 'ws';
 import { Admin, eventually } from './support/admin';
 import { agentText, runCodex } from './support/agent-cli';
-import { RESPONSE_END_TYPES } from './support/responses-events';
+import { answerEnding } from './support/responses-events';
 import { SimControl } from './support/sim-control';
 import { startStandalone, type Stack } from './support/stacks';
 import type { Loose } from './support/use-stack';
@@ -40,26 +40,23 @@ afterEach(async () => {
   await new SimControl(stack).clearFaults();
 });
 
+/** How long one request may take here: the slowest answer waits 2.5 s on the upstream. */
+const ANSWER_MS = 15_000;
+
 /** A connection, its requests one at a time, and how it closed. */
 async function connect(key: string) {
   const ws = new WebSocket(`${stack.baseURL.replace(/^http/, 'ws')}/responses`, { headers: { authorization: `Bearer ${key}` } });
-  /** Resolves the pending create with the message that ends its answer (or its refusal). */
-  let onEnd: ((message: Loose) => void) | undefined;
-  ws.on('message', (data) => {
-    const message = JSON.parse(String(data)) as Loose;
-    if (message.type === 'error' || RESPONSE_END_TYPES.includes(message.type)) onEnd?.(message);
-  });
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
     ws.once('close', (code, reason) => resolve({ code, reason: String(reason) })),
   );
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-  /** Sends one response.create; fails if the connection closes before its answer ends. */
-  const create = (input: string): Promise<Loose> =>
-    new Promise((resolve, reject) => {
-      onEnd = resolve;
-      void closed.then(({ code, reason }) => reject(new Error(`closed (${code} ${reason}) before the answer ended`)));
-      ws.send(JSON.stringify({ type: 'response.create', model: 'omega-k3', input, store: false, max_output_tokens: 400 }));
-    });
+  /** Sends one response.create: the message that ends its answer (or its refusal). */
+  const create = (input: string) =>
+    answerEnding<Loose>(
+      ws,
+      JSON.stringify({ type: 'response.create', model: 'omega-k3', input, store: false, max_output_tokens: 400 }),
+      ANSWER_MS,
+    );
   return { ws, create, closed };
 }
 

@@ -125,18 +125,9 @@ export class RedisReservations implements Reservations {
     if (rpm === 0 && max === 0 && amount <= 0) return NOTHING_ADMITTED;
     const keys = this.keys(principal);
     const leaseId = leaseIdFor(requestId);
+    const holdTtl = holdTtlMs(req.ttl_seconds);
     const run = () =>
-      this.redis.unigateAdmit(
-        ...keys,
-        rpm,
-        max,
-        leaseId,
-        this.windowMs,
-        this.ttlMs,
-        Math.max(0, amount),
-        requestId,
-        holdTtlMs(req.ttl_seconds),
-      );
+      this.redis.unigateAdmit(...keys, rpm, max, leaseId, this.windowMs, this.ttlMs, Math.max(0, amount), requestId, holdTtl);
     let [verdict, detail] = await this.call(run, principal, requestId);
     if (verdict === 3) {
       // The account's money is not in Redis (first use, or Redis restarted): load it from the ledger.
@@ -156,7 +147,7 @@ export class RedisReservations implements Reservations {
     const release = max > 0 ? this.lease(keys[1], leaseId, principal, requestId) : NOTHING_TO_GIVE_BACK;
     const holdId = holdIdOf(req);
     const shrinks = shrinkPaysOff(detail, amount);
-    const ended = holdId ? this.running.add({ accountId: principal.account_id, holdId, ttlMs: holdTtlMs(req.ttl_seconds) }) : undefined;
+    const ended = holdId ? this.running.add({ accountId: principal.account_id, holdId, ttlMs: holdTtl }) : undefined;
     return {
       holdId,
       // Fire and forget: the answer does not wait for Redis, and a hold or slot that cannot be given

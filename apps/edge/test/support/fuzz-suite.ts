@@ -17,7 +17,7 @@ import WebSocket from 'ws';
 import type { Stack } from './stacks';
 import { Admin } from './admin';
 import { eventLoopStallMs, GATEWAY_STALL_MS, probeLiveness } from './liveness';
-import { RESPONSE_END_TYPES } from './responses-events';
+import { answerEnding } from './responses-events';
 import { useStack } from './use-stack';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
@@ -275,23 +275,7 @@ export function fuzzSuite(start: () => Promise<Stack>, { seedOffset = 0, runsSha
     });
     afterAll(() => ws?.close());
 
-    /** Sends one text message; the event that ends its answer. Fails if the connection closes or CASE_MS passes first. */
-    const exchange = (text: string) =>
-      new Promise<Ending>((resolve, reject) => {
-        const onMessage = (data: WebSocket.RawData) => {
-          const event = JSON.parse(String(data)) as Ending;
-          if (RESPONSE_END_TYPES.includes(event.type)) settle(() => resolve(event));
-        };
-        const onClose = (code: number) => settle(() => reject(new Error(`the connection closed (${code})`)));
-        const timer = setTimeout(() => settle(() => reject(new Error(`no answer within ${CASE_MS} ms`))), CASE_MS);
-        const settle = (end: () => void) => {
-          clearTimeout(timer);
-          ws.off('message', onMessage).off('close', onClose);
-          end();
-        };
-        ws.on('message', onMessage).on('close', onClose);
-        ws.send(text);
-      });
+    const exchange = (text: string) => answerEnding<Ending>(ws, text, CASE_MS);
     const answered = (end: Ending) => {
       if (end.type === 'error') {
         expect(end.status).toBeGreaterThanOrEqual(400);
