@@ -2,6 +2,7 @@
  * KafkaEventBus against the real Kafka wire protocol (librdkafka's mock cluster started by jest
  * global setup). Each test uses its own topic prefix, so runs never see each other's messages.
  */
+import { createServer, type AddressInfo } from 'node:net';
 import { kafkaBrokers, uniqueName, waitFor } from '@unigate/testing';
 import { Kafka } from 'kafkajs';
 import { createLogger, KafkaEventBus, type EventMeta } from '@unigate/platform';
@@ -184,6 +185,73 @@ test('an idle bus does not spin: its request queues check for pending requests o
     sends.mockRestore();
   }
 }, 60_000);
+
+test('a connection checks its requests for a timeout only while one is in flight', async () => {
+  // kafkajs 2.2.4 checks every 100 ms on every connection for as long as it is connected (kafkajs-idle-loop.ts).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const RequestQueue = require('kafkajs/src/network/requestQueue') as {
+    prototype: { sendSocketRequest: (r: unknown) => void };
+  };
+  interface Queue {
+    inflight: Map<number, unknown>;
+  }
+  // Per connection: requests sent, and timeout checks that found nothing in flight.
+  const seen = new Map<Queue, { sends: number; idleChecks: number }>();
+  const send = RequestQueue.prototype.sendSocketRequest;
+  const sends = jest.spyOn(RequestQueue.prototype, 'sendSocketRequest').mockImplementation(function (this: Queue, request: unknown) {
+    let counts = seen.get(this);
+    if (!counts) {
+      const tally = { sends: 0, idleChecks: 0 };
+      counts = tally;
+      seen.set(this, tally);
+      // The timeout check is the queue's only caller of inflight.forEach.
+      const forEach = this.inflight.forEach.bind(this.inflight);
+      this.inflight.forEach = (fn) => {
+        if (this.inflight.size === 0) tally.idleChecks++;
+        forEach(fn);
+      };
+    }
+    counts.sends++;
+    send.call(this, request);
+  });
+  try {
+    const bus = newBus(uniqueName('kbus'));
+    await bus.subscribe('quiet', 'group-timeouts', async () => undefined);
+    await bus.publish('quiet', 'k', { n: 1 });
+    for (const counts of seen.values()) Object.assign(counts, { sends: 0, idleChecks: 0 });
+    await new Promise((r) => setTimeout(r, 2_000));
+    const counts = [...seen.values()];
+    // Among them the producer's connection, idle since the publish: it checked ~20 times in 2 s.
+    expect(counts.some((c) => c.sends === 0)).toBe(true);
+    // The check stops the first time it finds nothing in flight: once per request at most.
+    for (const c of counts) expect(c.idleChecks).toBeLessThanOrEqual(c.sends + 1);
+  } finally {
+    sends.mockRestore();
+  }
+}, 60_000);
+
+test('a request the broker never answers still times out', async () => {
+  newBus(uniqueName('kbus')); // loads kafkajs with kafkajs-idle-loop.ts's fix, as every service does
+  // A TCP server that accepts and never answers: the connection comes up, its first request hangs.
+  const silent = createServer(() => undefined);
+  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+  const port = (silent.address() as AddressInfo).port;
+  const admin = new Kafka({
+    clientId: 'platform-test-timeout',
+    brokers: [`127.0.0.1:${port}`],
+    requestTimeout: 300,
+    retry: { retries: 0 },
+    logCreator: () => () => undefined,
+  }).admin();
+  try {
+    const started = Date.now();
+    await expect(admin.connect()).rejects.toThrow(/timed out/i);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  } finally {
+    await admin.disconnect();
+    silent.close();
+  }
+}, 15_000);
 
 test('lingering: a message on an idle bus goes at once; those that follow wait for the window to end (or close) and go together', async () => {
   // A window far longer than the test: what is acknowledged early went without waiting for it.
