@@ -1,5 +1,6 @@
 /** Billing's environment (DESIGN.md §6), validated at start. */
 import { brokersList, readEnv } from '@unigate/platform';
+import { bootstrapCreditUsdEnv } from '@unigate/contracts';
 import { z } from 'zod';
 import { redisKeyPrefixEnv } from './reservations';
 
@@ -13,7 +14,7 @@ const billingEnvSchema = z.object({
     .regex(/^rediss?:\/\/\S+$/, 'REDIS_URL must be a redis:// or rediss:// URL'),
   UNIGATE_REDIS_KEY_PREFIX: redisKeyPrefixEnv,
   UNIGATE_BOOTSTRAP_KEY: z.string().optional(),
-  UNIGATE_BOOTSTRAP_CREDIT_USD: z.coerce.number().finite().nonnegative().default(100),
+  UNIGATE_BOOTSTRAP_CREDIT_USD: bootstrapCreditUsdEnv,
 });
 
 export type BillingEnv = z.infer<typeof billingEnvSchema>;

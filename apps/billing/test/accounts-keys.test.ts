@@ -1,5 +1,5 @@
 /** Accounts, credits, keys and the bootstrap key against real Postgres. */
-import { TOPICS, type KeyRevoked } from '@unigate/contracts';
+import { MAX_BALANCE_MICROS, TOPICS, type KeyRevoked } from '@unigate/contracts';
 import { hashApiKey } from '../src';
 import { startHarness, waitFor, type Harness } from './harness';
 
@@ -27,6 +27,18 @@ test('a credit with a reference applies once, however often it is repeated', asy
   expect(await h.domain.billing.credit(acc.id, 2_500_000, 'invoice-42')).toEqual({ balance_usd: 4.5 });
   await expect(h.domain.billing.credit(acc.id, 0)).rejects.toMatchObject({ status: 400 });
   await expect(h.domain.billing.credit('nope', 1)).rejects.toMatchObject({ status: 404 });
+});
+
+test('a credit that would take the balance past its ceiling is refused and leaves nothing behind', async () => {
+  // Past 2^53 micro-USD a balance stops being exact, and reading the account failed with a 500 for good.
+  const acc = await h.domain.billing.createAccount('ceiling', MAX_BALANCE_MICROS - 1);
+  expect(await h.domain.billing.credit(acc.id, 1)).toEqual({ balance_usd: MAX_BALANCE_MICROS / 1e6 });
+  await expect(h.domain.billing.credit(acc.id, 1, 'one-too-many')).rejects.toMatchObject({ status: 400, param: 'amount_usd' });
+  expect(await h.domain.billing.getAccount(acc.id)).toMatchObject({ balance_usd: MAX_BALANCE_MICROS / 1e6 });
+  const [row] = await h.ds.query(`SELECT count(*)::int AS n FROM billing.credits WHERE account_id = $1 AND reference = 'one-too-many'`, [
+    acc.id,
+  ]);
+  expect(row.n).toBe(0);
 });
 
 test('a created key is sk- + 48 base62, stored only as its hash, and authenticates to its principal', async () => {

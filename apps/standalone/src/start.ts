@@ -5,6 +5,7 @@
  * simulator, which is the default upstream of every model — unless UNIGATE_SIM_URL names one that
  * already runs elsewhere (the benchmark's own process), which every model then uses instead.
  */
+import { bootstrapCreditUsdEnv } from '@unigate/contracts';
 import { applyHeapGrowth, createLogger, onShutdownSignal, port, readEnv, STANDALONE_HEAP_GROWING_PERCENT } from '@unigate/platform';
 import { drainEdgeApp } from '@unigate/edge';
 import { createSimulator } from '@unigate/upstream-sim';
@@ -25,7 +26,7 @@ const env = z.object({
     .string()
     .regex(/^sk-\S{20,}$/, 'UNIGATE_BOOTSTRAP_KEY must look like sk-… (at least 20 characters after sk-)')
     .optional(),
-  UNIGATE_BOOTSTRAP_CREDIT_USD: z.coerce.number().nonnegative().default(100),
+  UNIGATE_BOOTSTRAP_CREDIT_USD: bootstrapCreditUsdEnv,
   /** Video poll backoff base and cap in ms (docs/video.md); tests poll fast. */
   UNIGATE_VIDEO_POLL_BASE_MS: z.coerce.number().int().positive().default(5_000),
   UNIGATE_VIDEO_POLL_MAX_MS: z.coerce.number().int().positive().default(60_000),

@@ -5,20 +5,29 @@ import { textCanHold } from './stored-text';
 
 /** Largest amount one credit or opening balance may carry (far above any real top-up). */
 export const MAX_CREDIT_USD = 1_000_000_000;
+/**
+ * Largest balance an account may hold: money is integer micro-USD carried as a JS number, exact only
+ * up to 2^53 (~9,007,199,254 USD). A credit that would take the balance past it is refused.
+ */
+export const MAX_BALANCE_USD = 9_000_000_000;
+export const MAX_BALANCE_MICROS = MAX_BALANCE_USD * 1_000_000;
 /** Postgres `integer`: limits above it would fail in the database instead of here. */
 const INT32_MAX = 2_147_483_647;
 
 /** Whether `v` USD is a whole number of micro-dollars (the ledger's unit), within float noise. */
 const wholeMicros = (v: number) => Math.abs(v * 1e6 - Math.round(v * 1e6)) < 1e-3;
 
-const usd = (field: string, opts: { positive: boolean }) =>
-  z
+const usd = (field: string, opts: { positive: boolean; coerce?: boolean }) =>
+  (opts.coerce ? z.coerce : z)
     .number({ error: `${field} must be a number of USD` })
     .finite(`${field} must be a finite number of USD`)
     .min(0, `${field} must not be negative`)
     .max(MAX_CREDIT_USD, `${field} must be at most ${MAX_CREDIT_USD} USD`)
     .refine(wholeMicros, `${field} must be a whole number of micro-dollars (at most 6 decimals)`)
     .refine((v) => !opts.positive || Math.round(v * 1e6) >= 1, `${field} must be at least 0.000001`);
+
+/** `UNIGATE_BOOTSTRAP_CREDIT_USD`: the bootstrap account's opening credit, bounded as an admin-created account's. */
+export const bootstrapCreditUsdEnv = usd('UNIGATE_BOOTSTRAP_CREDIT_USD', { positive: false, coerce: true }).default(100);
 
 /** Names and references: stored as text, which cannot hold NUL. */
 const text = (field: string, min = 1) =>

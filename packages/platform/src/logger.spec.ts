@@ -31,3 +31,13 @@ describe('createLogger redaction', () => {
     expect(text()).not.toMatch(/sk-secret/);
   });
 });
+
+describe('createLogger level', () => {
+  it('refuses an unknown LOG_LEVEL naming the variable and the levels it takes', () => {
+    expect(() => createLogger('test', 'verbose')).toThrow(
+      'LOG_LEVEL must be one of: trace, debug, info, warn, error, fatal, silent (got "verbose")',
+    );
+    expect(createLogger('test', 'silent').level).toBe('silent');
+    expect(createLogger('test', 'debug').level).toBe('debug');
+  });
+});

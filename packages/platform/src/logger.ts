@@ -31,6 +31,10 @@ const REDACT = [
 ];
 
 export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info', destination?: pino.DestinationStream): Logger {
+  // pino's own refusal ("default level:verbose must be included in custom levels") names no variable.
+  if (!(level in pino.levels.values) && level !== 'silent') {
+    throw new Error(`LOG_LEVEL must be one of: ${[...Object.keys(pino.levels.values), 'silent'].join(', ')} (got "${level}")`);
+  }
   const options: pino.LoggerOptions = {
     level,
     base: { service },

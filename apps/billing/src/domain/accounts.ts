@@ -1,6 +1,6 @@
 /** Accounts and credits in the ledger: creating an account, reading it, adding money (idempotent by reference). */
 import { randomUUID } from 'node:crypto';
-import { accountTierSchema, errors, type AccountMoney, type AccountTier } from '@unigate/contracts';
+import { accountTierSchema, errors, MAX_BALANCE_MICROS, MAX_BALANCE_USD, type AccountMoney, type AccountTier } from '@unigate/contracts';
 import { parseBigint } from '@unigate/platform/database';
 import type { DataSource, EntityManager } from 'typeorm';
 import { findAccountRow, lockAccount, readAccount, type AccountRow } from './account-queries';
@@ -43,10 +43,22 @@ export class AccountService {
     requireMicros(amountMicros, 'amount_micros', { positive: true });
     return this.ds.transaction(async (m) => {
       const account = await lockAccount(m, accountId);
+      requireRoomFor(account.balanceMicros, amountMicros);
       if (!(await insertCredit(m, accountId, amountMicros, reference)))
         return { balance_micros: account.balanceMicros, version: account.version };
       return addToBalance(m, accountId, amountMicros);
     });
+  }
+}
+
+/**
+ * A credit may not take a balance past MAX_BALANCE_MICROS (beyond 2^53 the amounts stop being exact
+ * and every read of the account would fail). Checked before the credit is recorded, so a refused one
+ * leaves nothing behind; a replay of a credit already applied near the ceiling is refused too.
+ */
+export function requireRoomFor(balanceMicros: number, amountMicros: number): void {
+  if (balanceMicros + amountMicros > MAX_BALANCE_MICROS) {
+    throw errors.invalidRequest(`this credit would take the balance past the maximum of ${MAX_BALANCE_USD} USD`, 'amount_usd');
   }
 }
 

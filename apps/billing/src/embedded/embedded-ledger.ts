@@ -23,7 +23,7 @@ import { Histogram } from 'prom-client';
 import { metricsRegistry, SerialLane } from '@unigate/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { findAccountRow, readAccount, run, type Db } from '../domain/account-queries';
-import { addToBalance, insertCredit } from '../domain/accounts';
+import { addToBalance, insertCredit, requireRoomFor } from '../domain/accounts';
 import type { LiveAccount, LiveMoney } from '../domain/live-money';
 import {
   entryRow,
@@ -430,6 +430,7 @@ export class EmbeddedLedger implements LiveMoney {
   private async writeCredit(m: EntityManager, credit: PendingCredit): Promise<CreditOutcome> {
     try {
       const row = await readAccount(m, credit.accountId);
+      requireRoomFor(row.balanceMicros, credit.amount);
       const applied = await insertCredit(m, credit.accountId, credit.amount, credit.reference);
       if (!applied) return { credit, balance: row.balanceMicros, applied };
       return { credit, balance: (await addToBalance(m, credit.accountId, credit.amount)).balance_micros, applied };

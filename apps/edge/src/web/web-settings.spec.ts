@@ -20,5 +20,9 @@ describe('sign-up settings', () => {
     expect(() => webSettingsFromEnv({ UNIGATE_SIGNUP: 'maybe' })).toThrow('UNIGATE_SIGNUP must be on or off');
     expect(() => webSettingsFromEnv({ UNIGATE_SIGNUP_CREDIT_USD: '-1' })).toThrow('must not be negative');
     expect(() => webSettingsFromEnv({ UNIGATE_SIGNUP_TIER: 'gold' })).toThrow('UNIGATE_SIGNUP_TIER must be one of: paid, free');
+    // As every other variable: one line per bad variable, not zod's issues as JSON.
+    expect(() => webSettingsFromEnv({ UNIGATE_SIGNUP_CREDIT_USD: 'abc' })).toThrow(
+      'Invalid environment:\n  UNIGATE_SIGNUP_CREDIT_USD: UNIGATE_SIGNUP_CREDIT_USD must be a number of USD',
+    );
   });
 });

@@ -1,5 +1,6 @@
 /** Sign-up and dashboard settings from the environment (docs/configuration.md), checked at start. */
 import { ACCOUNT_TIERS, usdToMicros, type AccountTier } from '@unigate/contracts';
+import { readEnv } from '@unigate/platform';
 import { z } from 'zod';
 
 const schema = z.object({
@@ -26,7 +27,7 @@ export interface WebSettings {
 }
 
 export function webSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): WebSettings {
-  const e = schema.parse(env);
+  const e = readEnv(schema, env);
   const invites = e.UNIGATE_SIGNUP_INVITES.split(',')
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean);

@@ -158,6 +158,25 @@ export function hostileHttpSuite(start: () => Promise<Stack>) {
       expect((await admin.account(account.id)).balance_usd).toBe(1);
     });
 
+    it('credits past the balance ceiling (9 billion USD): 400 naming amount_usd, the account still served', async () => {
+      // Past 2^53 micro-USD a balance stops being exact: the ninth credit used to answer 500 and leave
+      // the account failing every read.
+      const account = await admin.createAccount('hostile-ceiling', 1e9);
+      for (let i = 0; i < 8; i++) {
+        expect((await admin.call('POST', `/accounts/${account.id}/credit`, { amount_usd: 1e9 })).status).toBe(200);
+      }
+      const r = await admin.call<Record<string, { message: string; param: string }>>('POST', `/accounts/${account.id}/credit`, {
+        amount_usd: 0.000001,
+        reference: 'past-the-ceiling',
+      });
+      expect(r.status).toBe(400);
+      expect(r.body.error).toMatchObject({ param: 'amount_usd', message: expect.stringMatching(/maximum of 9000000000 USD/) });
+      expect(await admin.account(account.id)).toMatchObject({ balance_usd: 9e9, reserved_usd: 0 });
+      const { key } = await admin.createKey(account.id);
+      const quota = await fetch(`${stack.origin}/v1/dashboard/billing/subscription`, { headers: { authorization: `Bearer ${key}` } });
+      expect(quota.status).toBe(200);
+    });
+
     it('a dashboard date out of range: 400 naming it', async () => {
       const res = await fetch(`${stack.origin}/v1/dashboard/billing/usage?start_date=0000-01-01&end_date=0000-02-01`, {
         headers: { authorization: `Bearer ${stack.apiKey}` },
