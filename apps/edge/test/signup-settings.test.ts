@@ -10,7 +10,7 @@ import { createLogger } from '@unigate/platform';
 import type { FastifyInstance } from 'fastify';
 import { createEdgeApp } from '../src/create-edge-app';
 import { parseTrustProxy } from '../src/http/http-settings';
-import { LOGIN_MAX_FAILURES_PER_EMAIL, SIGNUPS_PER_ADDRESS } from '../src/web/register-web';
+import { FORM_LIMIT_BYTES, LOGIN_MAX_FAILURES_PER_EMAIL, SIGNUPS_PER_ADDRESS } from '../src/web/register-web';
 import type { WebSettings } from '../src/web/web-settings';
 
 const OPEN: WebSettings = { signup: true, invites: new Set(), creditMicros: 0, tier: 'free' };
@@ -88,6 +88,23 @@ describe('sign-up settings over HTTP', () => {
       ['A@x.io', 2_500_000, 'paid'],
       ['a@x.io', 2_500_000, 'paid'],
     ]);
+    await app.close();
+  });
+});
+
+describe('a form too large', () => {
+  it(`over ${FORM_LIMIT_BYTES} bytes: 413 as a page stating that limit; the API's errors stay JSON`, async () => {
+    const { app, signups, post } = await edge(OPEN);
+    const res = await post('/signup', `${'a'.repeat(FORM_LIMIT_BYTES)}@x.io`);
+    expect(res.statusCode).toBe(413);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.body).toContain(`larger than ${FORM_LIMIT_BYTES / 1024} KiB`);
+    expect(signups).toEqual([]);
+    // Every other failure of a web route goes on to the gateway's handler, as before.
+    const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+    const bad = await fastify.inject({ method: 'POST', url: '/signup', headers: { 'content-type': 'application/json' }, payload: '{' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ error: { type: 'invalid_request_error', code: 'invalid_json' } });
     await app.close();
   });
 });

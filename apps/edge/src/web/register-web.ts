@@ -25,6 +25,8 @@ const LOGIN_WINDOW_MS = 15 * 60_000;
 export const SIGNUPS_PER_ADDRESS = 10;
 const SIGNUP_WINDOW_MS = 60 * 60_000;
 const RECENT_REQUESTS = 20;
+/** A sign-up, log-in or dashboard form's largest body (its fields are an email, a password, a name). */
+export const FORM_LIMIT_BYTES = 16_384;
 
 const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
@@ -92,10 +94,24 @@ export function registerWeb(fastify: FastifyInstance, deps: WebDeps): void {
   }
 
   void fastify.register(async (web) => {
-    web.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16_384 }, (_req, body, done) => {
-      const form: Form = {};
-      for (const [k, v] of Object.entries(parseQuery(body as string))) form[k] = Array.isArray(v) ? v[0] : v;
-      done(null, form);
+    web.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES },
+      (_req, body, done) => {
+        const form: Form = {};
+        for (const [k, v] of Object.entries(parseQuery(body as string))) form[k] = Array.isArray(v) ? v[0] : v;
+        done(null, form);
+      },
+    );
+    // A browser posted the form: answer a page stating this limit, not the API's JSON about its own.
+    // Every other failure goes on to the gateway's error handler (thrown to the parent).
+    web.setErrorHandler((err: { code?: unknown }, _request, reply) => {
+      if (err.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') throw err;
+      return html(
+        reply,
+        413,
+        messagePage('Too large', `This form is larger than ${FORM_LIMIT_BYTES / 1024} KiB. Shorten what you entered.`),
+      );
     });
     const formOf = (request: FastifyRequest): Form => (request.body && typeof request.body === 'object' ? (request.body as Form) : {});
 
