@@ -38,7 +38,7 @@ import { SSE_HEADERS, sseFrame, streamReply } from '../http/stream-reply';
 import { holdIdOf, type Admitted, type Reservations } from '@unigate/billing/reservations';
 import { readMultipart } from './multipart-body';
 import { RecentRefusals } from './recent-refusals';
-import { routeFor } from './model-route';
+import { requireRouteAllowed } from './model-route';
 
 /** A refused request's unread body up to this size is drained rather than cut off with the connection. */
 const UNREAD_BODY_KEPT_BYTES = 1024 * 1024;
@@ -79,14 +79,16 @@ export class EndpointPipeline {
       if (spec.body?.kind === 'multipart') ({ fields: input, files } = await readMultipart(request, spec.body));
       const body = parseOrThrow(spec.request, input);
       const model = spec.modelOf(body);
-      const route = await routeFor(this.deps.catalog, spec, principal, model).catch((err: unknown) => {
+      const route = await this.deps.catalog.resolve(model).catch((err: unknown) => {
         const unknown = GatewayError.is(err) && err.code === 'model_not_found' ? spec.unknownModel?.(model) : undefined;
         if (!unknown) throw err;
         family = unknown.family;
         throw unknown.error;
       });
       family = route.model.family;
+      // Known from here on: a refusal of this model (400 wrong kind, 403 not for this key) counts under it.
       modelId = route.model.id;
+      requireRouteAllowed(spec, principal, model, route);
       const plan = withTokenMemo(this.tokenCounts, principal.account_id, () => spec.plan(route.model, body, files));
       const clock = new OverheadClock(reply);
       const service = this.deps.services[spec.service]!;

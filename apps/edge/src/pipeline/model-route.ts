@@ -6,6 +6,12 @@ import { errors, type AnyEndpointSpec, type CatalogPort, type KeyPrincipal, type
  */
 export async function routeFor(catalog: CatalogPort, spec: AnyEndpointSpec, principal: KeyPrincipal, model: string): Promise<ModelRoute> {
   const route = await catalog.resolve(model);
+  requireRouteAllowed(spec, principal, model, route);
+  return route;
+}
+
+/** The resolved `route` serves this endpoint (400) and the key may use it (403). */
+export function requireRouteAllowed(spec: AnyEndpointSpec, principal: KeyPrincipal, model: string, route: ModelRoute): void {
   if (!spec.kinds.includes(route.model.kind)) {
     throw errors.invalidRequest(
       `The model '${model}' is a ${route.model.kind} model and cannot be used with ${spec.path}.`,
@@ -16,5 +22,4 @@ export async function routeFor(catalog: CatalogPort, spec: AnyEndpointSpec, prin
   if (principal.models.length > 0 && !principal.models.includes(route.model.id) && !principal.models.includes(model)) {
     throw errors.modelForbidden(model);
   }
-  return route;
 }

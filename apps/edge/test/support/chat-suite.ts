@@ -4,6 +4,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import OpenAI from 'openai';
+import { metricSum, scrapeMetrics } from '@unigate/testing';
 import { Admin, eventually } from './admin';
 import type { Stack } from './stacks';
 import { openaiFor, useStack, json } from './use-stack';
@@ -339,11 +340,19 @@ export function chatSuite(start: () => Promise<Stack>) {
       }
       const ok = await limited.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] });
       expect(ok.choices.length).toBe(1);
+      const refusals = async () =>
+        metricSum(await scrapeMetrics(stack.origin, stack.adminToken), 'unigate_rejections_total', {
+          model: 'sigma-opus-4-7',
+          reason: '403',
+        });
+      const before = await refusals();
       const denied = await limited.chat.completions
         .create({ model: 'sigma-opus-4-7', messages: [{ role: 'user', content: 'hi' }] })
         .catch((e) => e);
       expect(denied).toBeInstanceOf(OpenAI.PermissionDeniedError);
       expect(denied.code).toBe('model_not_allowed');
+      // Refused after the model was resolved: counted under it, not under "other".
+      expect(await refusals()).toBe(before + 1);
     });
 
     it('lets the operator set an account tier at creation or later (PATCH), refusing unknown tiers', async () => {
