@@ -177,8 +177,10 @@ export function renderAnthropic(err: GatewayError, requestId: string) {
 }
 
 export function renderError(err: GatewayError, shape: ErrorShape, requestId: string): unknown {
-  // 429 is Shape A on every endpoint (SPEC.md §7). Anthropic clients parse their own shape, and the
-  // two share no field but request_id, so a 429 on the messages endpoints carries both.
+  // 429 is Shape A on every endpoint and 402 Shape B with the message only (SPEC.md §7), the
+  // Shape A families' included. Anthropic clients parse their own shape, and the two share no field
+  // but request_id, so a 429 on the messages endpoints carries both.
+  if (err.status === 402 && shape === 'A') return renderShapeB(err);
   if (shape === 'A' || (err.status === 429 && shape === 'B')) return renderShapeA(err, requestId);
   if (shape === 'anthropic') {
     const body = renderAnthropic(err, requestId);

@@ -210,6 +210,35 @@ export function billingSuite(start: () => Promise<Stack>) {
     expect(micros(account.balance_usd)).toBe(funded - cut.cost_micros);
   }, 60_000);
 
+  it('a short balance is 402 with a message-only Shape B body on every endpoint family, Shape A ones included (SPEC §7)', async () => {
+    const { key } = await admin.fundedKey(0);
+    const requests: Array<[string, object]> = [
+      ['/chat/completions', { model: MODEL, messages: [{ role: 'user', content: 'hi' }] }],
+      ['/images/generations', { model: 'alpha-image-2.0', input: { messages: [{ role: 'user', content: [{ text: 'a cat' }] }] } }],
+      [
+        '/videos/generations',
+        {
+          model: 'beta2.6-t2v',
+          duration: 5,
+          resolution: '720p',
+          input: { prompt: 'a cat' },
+          parameters: { size: '1280*720', duration: 5 },
+        },
+      ],
+      ['/embeddings', { model: 'zeta-4', input: 'hi' }],
+      ['/audio/speech', { model: 'alpha3-tts-flash', input: 'hi' }],
+    ];
+    for (const [path, body] of requests) {
+      const res = await fetch(`${stack.baseURL}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect([path, res.status]).toEqual([path, 402]);
+      expect([path, await json(res)]).toEqual([path, { error: { message: expect.stringMatching(/^Insufficient balance/) } }]);
+    }
+  });
+
   it('serves subscription/usage so that hard_limit_usd − total_usage/100 is the true balance', async () => {
     const { accountId, key } = await admin.fundedKey(3);
     for (let i = 0; i < 3; i++)
