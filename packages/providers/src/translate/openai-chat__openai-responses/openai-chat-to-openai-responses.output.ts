@@ -71,6 +71,14 @@ export function toolCallItem(ctx: ResponseContext, index: number, call: ChatTool
   };
 }
 
+/**
+ * An answer cut short (max_output_tokens, content filter) leaves its last item unfinished: that item
+ * says `incomplete`, as OpenAI's does, and the items before it `completed`.
+ */
+export function itemStatusAt(state: Pick<ResponsesResponse, 'status'>, index: number, count: number): 'completed' | 'incomplete' {
+  return state.status === 'incomplete' && index === count - 1 ? 'incomplete' : 'completed';
+}
+
 /** How the answer ended, in the Responses API's terms. */
 export function statusOf(finish: FinishReason | null | undefined): Pick<ResponsesResponse, 'status' | 'incomplete_details'> {
   if (finish === 'length') return { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } };

@@ -7,6 +7,7 @@
 import type { ChatCompletionResponse, ResponsesOutputItem, ResponsesResponse } from '@unigate/contracts';
 import {
   itemId,
+  itemStatusAt,
   messageItem,
   reasoningItem,
   responseEnvelope,
@@ -20,20 +21,27 @@ import {
 export function chatToResponsesResponse(res: ChatCompletionResponse, ctx: ResponseContext): ResponsesResponse {
   const choice = res.choices[0];
   const m = choice?.message;
-  const output: ResponsesOutputItem[] = [];
+  const state = statusOf(choice?.finish_reason);
+  // The items in order, each made once its status is known (only the last can be cut short).
+  const items: Array<(status: 'completed' | 'incomplete', index: number) => ResponsesOutputItem> = [];
   if (m?.reasoning_content) {
-    output.push(reasoningItem(itemId(ctx, 'rs', output.length), wantsSummary(ctx.req) ? m.reasoning_content : null, 'completed'));
+    const summary = wantsSummary(ctx.req) ? m.reasoning_content : null;
+    items.push((status, index) => reasoningItem(itemId(ctx, 'rs', index), summary, status));
   }
-  if (m?.content) output.push(messageItem(itemId(ctx, 'msg', output.length), m.content, 'completed'));
-  else if (m?.refusal) {
-    output.push({
+  if (m?.content) {
+    const text = m.content;
+    items.push((status, index) => messageItem(itemId(ctx, 'msg', index), text, status));
+  } else if (m?.refusal) {
+    const refusal = m.refusal;
+    items.push((status, index) => ({
       type: 'message',
-      id: itemId(ctx, 'msg', output.length),
+      id: itemId(ctx, 'msg', index),
       role: 'assistant',
-      status: 'completed',
-      content: [{ type: 'refusal', refusal: m.refusal }],
-    });
+      status,
+      content: [{ type: 'refusal', refusal }],
+    }));
   }
-  for (const call of m?.tool_calls ?? []) output.push(toolCallItem(ctx, output.length, call, 'completed'));
-  return responseEnvelope(ctx, output, statusOf(choice?.finish_reason), responsesUsage(res.usage));
+  for (const call of m?.tool_calls ?? []) items.push((status, index) => toolCallItem(ctx, index, call, status));
+  const output = items.map((make, index) => make(itemStatusAt(state, index, items.length), index));
+  return responseEnvelope(ctx, output, state, responsesUsage(res.usage));
 }

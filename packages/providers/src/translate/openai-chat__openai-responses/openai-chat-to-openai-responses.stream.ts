@@ -18,6 +18,7 @@
 import type { ChatCompletionChunk, ChatUsage, FinishReason, ResponsesOutputItem, ResponsesStreamEvent } from '@unigate/contracts';
 import {
   itemId,
+  itemStatusAt,
   messageItem,
   reasoningItem,
   responseEnvelope,
@@ -129,7 +130,7 @@ export class ChatToResponsesStream {
     }
   }
 
-  private closeText(emit: Emit): void {
+  private closeText(emit: Emit, status: 'completed' | 'incomplete' = 'completed'): void {
     const open = this.text;
     if (!open) return;
     this.text = null;
@@ -143,13 +144,13 @@ export class ChatToResponsesStream {
         content_index: 0,
         part: { type: 'output_text', text: open.text, annotations: [] },
       });
-      item = messageItem(open.id, open.text, 'completed');
+      item = messageItem(open.id, open.text, status);
     } else {
       if (this.summary) {
         emit({ type: 'response.reasoning_summary_text.done', ...at, summary_index: 0, text: open.text });
         emit({ type: 'response.reasoning_summary_part.done', ...at, summary_index: 0, part: { type: 'summary_text', text: open.text } });
       }
-      item = reasoningItem(open.id, this.summary ? open.text : null, 'completed');
+      item = reasoningItem(open.id, this.summary ? open.text : null, status);
     }
     this.output[open.index] = item;
     emit({ type: 'response.output_item.done', output_index: open.index, item });
@@ -176,10 +177,13 @@ export class ChatToResponsesStream {
     }
   }
 
+  /** At the finish: what is still open closes, the last item `incomplete` when the answer was cut short. */
   private closeAll(emit: Emit): void {
-    this.closeText(emit);
+    const state = statusOf(this.finish);
+    const count = this.output.length;
+    if (this.text) this.closeText(emit, itemStatusAt(state, this.text.index, count));
     for (const open of [...this.calls.values()].sort((a, b) => a.index - b.index)) {
-      const done = this.callItem(open, 'completed');
+      const done = this.callItem(open, itemStatusAt(state, open.index, count));
       const at = { item_id: itemIdOf(done), output_index: open.index };
       if (done.type === 'custom_tool_call') {
         emit({ type: 'response.custom_tool_call_input.delta', ...at, delta: done.input });
@@ -193,7 +197,7 @@ export class ChatToResponsesStream {
     this.calls.clear();
   }
 
-  private callItem(open: OpenCall, status: 'in_progress' | 'completed'): ResponsesOutputItem {
+  private callItem(open: OpenCall, status: 'in_progress' | 'completed' | 'incomplete'): ResponsesOutputItem {
     return toolCallItem(
       this.ctx,
       open.index,

@@ -17,7 +17,14 @@ import {
   type ResponsesRequest,
   type ResponsesStreamEvent,
 } from '@unigate/contracts';
-import { chatChunksToResponsesEvents, chatToResponsesResponse, responsesToChatRequest, toolNamesOf, type ResponseContext } from '.';
+import {
+  ChatToResponsesStream,
+  chatChunksToResponsesEvents,
+  chatToResponsesResponse,
+  responsesToChatRequest,
+  toolNamesOf,
+  type ResponseContext,
+} from '.';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '__fixtures__', name), 'utf8');
 const codex = JSON.parse(readFileSync(join(__dirname, '../../../../contracts/src/__fixtures__/codex-0.169.0.responses.json'), 'utf8'));
@@ -171,6 +178,44 @@ describe('chat answers → Responses', () => {
     const res = chatToResponsesResponse(cut, context());
     expect(res.output[0]).toEqual({ type: 'reasoning', id: 'rs_abc_0', summary: [], status: 'completed' });
     expect(res).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } });
+    // The item being written when the answer was cut is incomplete; those before it are complete.
+    expect(res.output.map((i) => i.status)).toEqual(['completed', 'completed', 'completed', 'completed', 'incomplete']);
+    const text = {
+      ...completion.choices[0],
+      message: { role: 'assistant' as const, content: 'Reading it' },
+      finish_reason: 'length' as const,
+    };
+    expect(chatToResponsesResponse({ ...completion, choices: [text] }, context()).output).toEqual([
+      {
+        type: 'message',
+        id: 'msg_abc_0',
+        role: 'assistant',
+        status: 'incomplete',
+        content: [{ type: 'output_text', text: 'Reading it', annotations: [] }],
+      },
+    ]);
+  });
+
+  it('streams a cut answer: its last item is done as incomplete, the response ends incomplete with the same output', () => {
+    const stream = new ChatToResponsesStream(context());
+    const chunk = (delta: object, finish: 'length' | null = null) => ({
+      id: 'chatcmpl-1',
+      object: 'chat.completion.chunk' as const,
+      created: 1700000000,
+      model: 'gamma-2.5-flash',
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+    const evs = [
+      ...stream.push(chunk({ role: 'assistant', reasoning_content: 'Thinking.' })),
+      ...stream.push(chunk({ content: 'Reading it' })),
+      ...stream.push(chunk({}, 'length')),
+      ...stream.end(),
+    ];
+    const done = evs.filter((e) => e.type === 'response.output_item.done').map((e) => (e as { item: { status: string } }).item.status);
+    expect(done).toEqual(['completed', 'incomplete']);
+    const last = evs.at(-1) as Extract<ResponsesStreamEvent, { type: 'response.incomplete' }>;
+    expect(last.type).toBe('response.incomplete');
+    expect(last.response.output.map((i) => i.status)).toEqual(['completed', 'incomplete']);
   });
 
   it('streams the typed event sequence, numbered, ending with the same response as the whole answer', async () => {
