@@ -171,7 +171,8 @@ const ANTHROPIC_TYPE: Record<number, string> = {
 export function renderAnthropic(err: GatewayError, requestId: string) {
   return {
     type: 'error',
-    error: { type: ANTHROPIC_TYPE[err.status] ?? 'api_error', message: err.message },
+    // Anthropic names no other client error: those are invalid requests (415, 414, 408…), not its 5xx api_error.
+    error: { type: ANTHROPIC_TYPE[err.status] ?? (err.status < 500 ? 'invalid_request_error' : 'api_error'), message: err.message },
     request_id: requestId,
   };
 }

@@ -52,7 +52,11 @@ export function replyWithError(err: unknown, request: FastifyRequest, reply: Fas
     reply.raw.destroy();
     return;
   }
-  const shape = request.routeOptions?.config?.spec?.errorShape() ?? pathShape(request);
+  const spec = request.routeOptions?.config?.spec;
+  // A body refused before the route's handler ran (bad JSON, too large, bad encoding) still gets the
+  // headers its endpoint answers with (the messages endpoints' request-id).
+  for (const [name, value] of Object.entries(spec?.replyHeaders?.(String(request.id)) ?? {})) void reply.header(name, value);
+  const shape = spec?.errorShape() ?? pathShape(request);
   return sendError(reply, request, toGatewayError(err, logger, String(request.id)), shape);
 }
 

@@ -3,6 +3,7 @@
  * that does not parse, or nests deeper than MAX_JSON_DEPTH, is a 400 `invalid_json` naming the
  * problem, never a 500.
  */
+import { isUtf8 } from 'node:buffer';
 import { errors, jsonDepthExceeds, MAX_JSON_DEPTH } from '@unigate/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
@@ -21,7 +22,12 @@ export function parseJsonText(text: string): unknown {
 
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeContentTypeParser(['application/json', 'text/plain']);
-  const parse = (_req: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void) => {
+  // Read as bytes and checked whole: read as a string, Fastify would decode invalid UTF-8 to U+FFFD,
+  // so a framed body failed its Content-Length check ("size did not match") and a chunked one was
+  // accepted with its text changed.
+  const parse = (_req: FastifyRequest, bytes: Buffer, done: (err: Error | null, value?: unknown) => void) => {
+    if (!isUtf8(bytes)) return done(errors.invalidJson('the body is not valid UTF-8'));
+    const body = bytes.toString('utf8');
     if (body.trim() === '') return done(null, undefined);
     let value: unknown;
     try {
@@ -31,6 +37,6 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
     }
     done(null, value);
   };
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, parse);
-  fastify.addContentTypeParser('*', { parseAs: 'string' }, parse);
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, parse);
+  fastify.addContentTypeParser('*', { parseAs: 'buffer' }, parse);
 }

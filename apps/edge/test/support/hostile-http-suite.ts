@@ -223,6 +223,26 @@ export function hostileHttpSuite(start: () => Promise<Stack>) {
       expect(sent.body.messages[0].content).toBe(text);
     });
 
+    it.each([
+      ['with a Content-Length', false],
+      ['chunked', true],
+    ])('a body that is not valid UTF-8 (%s): 400 invalid_json saying so, nothing sent upstream', async (_framing, chunked) => {
+      const json = Buffer.from(
+        '{"model":"omega-k3","max_tokens":5,"messages":[{"role":"user","content":"hi invalid-utf8 \xff\xfe \xc3"}]}',
+        'latin1',
+      );
+      const head =
+        `POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${stack.apiKey}\r\nContent-Type: application/json\r\n` +
+        `Connection: close\r\n${chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${json.length}`}\r\n\r\n`;
+      const body = chunked ? [Buffer.from(`${json.length.toString(16)}\r\n`), json, Buffer.from('\r\n0\r\n\r\n')] : [json];
+      const a = await raw(stack.origin, [head, ...body]);
+      expect(a.status).toBe(400);
+      shapeB(JSON.parse(a.body), 'invalid_json');
+      expect(JSON.parse(a.body).error.message).toContain('not valid UTF-8');
+      const log = (await (await fetch(`${stack.simUrl}/_sim/requests`)).json()) as { data: Array<{ body: unknown }> };
+      expect(log.data.some((r) => JSON.stringify(r.body ?? '').includes('invalid-utf8'))).toBe(false);
+    });
+
     it('an Expect other than 100-continue: 417 with a body', async () => {
       const a = await raw(stack.origin, ['GET /health/live HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nConnection: close\r\n\r\n']);
       expect(a.status).toBe(417);

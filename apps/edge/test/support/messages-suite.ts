@@ -207,7 +207,20 @@ export function messagesSuite(start: () => Promise<Stack>, models: string[]) {
       body: '{"model":',
     });
     expect(res.status).toBe(400);
-    expect(await json(res)).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+    const body = await json(res);
+    expect(body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+    // Refused before the route's handler ran, it still carries Anthropic's request-id header.
+    expect(res.headers.get('request-id')).toBe(body.request_id);
+
+    // A body in an encoding the gateway does not read: a client error, not Anthropic's 5xx api_error.
+    const encoded = await fetch(`${origin()}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': stack.apiKey, 'content-type': 'application/json', 'content-encoding': 'br-nope' },
+      body: '{}',
+    });
+    expect(encoded.status).toBe(415);
+    expect(await json(encoded)).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+    expect(encoded.headers.get('request-id')).toMatch(/\S/);
   });
 
   it('answers an unknown model with 404 not_found_error', async () => {
