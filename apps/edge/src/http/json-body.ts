@@ -25,7 +25,10 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
   // Read as bytes and checked whole: read as a string, Fastify would decode invalid UTF-8 to U+FFFD,
   // so a framed body failed its Content-Length check ("size did not match") and a chunked one was
   // accepted with its text changed.
-  const parse = (_req: FastifyRequest, bytes: Buffer, done: (err: Error | null, value?: unknown) => void) => {
+  const parse = (req: FastifyRequest, bytes: Buffer, done: (err: Error | null, value?: unknown) => void) => {
+    // Only the image edit endpoint reads forms (its own parser); elsewhere JSON.parse would say "No number after minus sign".
+    if (req.headers['content-type']?.toLowerCase().startsWith('multipart/'))
+      return done(errors.invalidJson('this endpoint takes a JSON body, and the request is multipart/form-data'));
     if (!isUtf8(bytes)) return done(errors.invalidJson('the body is not valid UTF-8'));
     const body = bytes.toString('utf8');
     if (body.trim() === '') return done(null, undefined);

@@ -37,17 +37,26 @@ export async function readMultipart(request: FastifyRequest, limits: MultipartBo
       }
     }
   } catch (err) {
-    throw malformed(err);
+    throw malformed(err, limits);
   }
   return { fields, files };
 }
+
+/** The plugin's count limits, in words: its own messages are "reach files limit" and the like. */
+const OVER_COUNT: Record<string, (limits: MultipartBody) => string> = {
+  FST_FILES_LIMIT: (l) => `Too many files: at most ${l.maxFiles} per request.`,
+  FST_FIELDS_LIMIT: (l) => `Too many form fields: at most ${l.maxFields} per request.`,
+  FST_PARTS_LIMIT: (l) => `Too many parts: at most ${l.maxFiles} files and ${l.maxFields} fields per request.`,
+};
 
 /**
  * What failed reading the parts: our limits (413) and the plugin's (Fastify codes) as they are; anything
  * else is the parser refusing the body (no boundary, another boundary, a form cut off before its end).
  */
-function malformed(err: unknown): unknown {
+function malformed(err: unknown, limits: MultipartBody): unknown {
   const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && OVER_COUNT[code])
+    return new GatewayError({ status: 413, code: 'request_too_large', message: OVER_COUNT[code](limits) });
   if (GatewayError.is(err) || (typeof code === 'string' && code.startsWith('FST_'))) return err;
   const reason = err instanceof Error ? err.message : String(err);
   return errors.invalidRequest(`The multipart/form-data body is malformed (${reason}).`, null, 'invalid_multipart');

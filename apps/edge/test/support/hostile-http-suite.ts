@@ -243,6 +243,20 @@ export function hostileHttpSuite(start: () => Promise<Stack>) {
       expect(log.data.some((r) => JSON.stringify(r.body ?? '').includes('invalid-utf8'))).toBe(false);
     });
 
+    it('a form (multipart) sent to a JSON endpoint: 400 saying the endpoint takes JSON', async () => {
+      const form = new FormData();
+      form.append('model', 'omega-k3');
+      const res = await fetch(`${stack.baseURL}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${stack.apiKey}` },
+        body: form,
+      });
+      expect(res.status).toBe(400);
+      const body = await json(res);
+      shapeB(body, 'invalid_json');
+      expect(body.error.message).toContain('this endpoint takes a JSON body, and the request is multipart/form-data');
+    });
+
     it('an Expect other than 100-continue: 417 with a body', async () => {
       const a = await raw(stack.origin, ['GET /health/live HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nConnection: close\r\n\r\n']);
       expect(a.status).toBe(417);

@@ -280,10 +280,16 @@ export function imagesCases(ctx: () => { stack: Stack; client: OpenAI; admin: Ad
       const files = Array.from({ length: 18 }, () => ['image[]', png(8, 8)] as [string, Buffer]);
       const tooManyFiles = await edit({ model: 'delta-image-2', prompt: 'x' }, files);
       expect(tooManyFiles.status).toBe(413);
-      expect((await json(tooManyFiles)).error).toMatchObject({ type: 'invalid_request_error' });
+      // The limit in words, not the multipart plugin's "reach files limit".
+      expect((await json(tooManyFiles)).error).toMatchObject({
+        type: 'invalid_request_error',
+        code: 'request_too_large',
+        message: 'Too many files: at most 17 per request.',
+      });
       const fields = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`extra${i}`, 'v']));
       const tooManyFields = await edit({ model: 'delta-image-2', prompt: 'x', ...fields }, [['image', png(8, 8)]]);
       expect(tooManyFields.status).toBe(413);
+      expect((await json(tooManyFields)).error.message).toBe('Too many form fields: at most 20 per request.');
     });
 
     it('charges nothing when the upstream fails', async () => {
