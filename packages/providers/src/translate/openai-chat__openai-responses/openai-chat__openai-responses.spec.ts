@@ -198,7 +198,7 @@ describe('chat answers → Responses', () => {
 
   it('streams a cut answer: its last item is done as incomplete, the response ends incomplete with the same output', () => {
     const stream = new ChatToResponsesStream(context());
-    const chunk = (delta: object, finish: 'length' | null = null) => ({
+    const chunk = (delta: ChatCompletionChunk['choices'][number]['delta'], finish: 'length' | null = null) => ({
       id: 'chatcmpl-1',
       object: 'chat.completion.chunk' as const,
       created: 1700000000,
