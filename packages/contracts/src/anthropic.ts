@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import { MAX_MESSAGES } from './limits';
+import { requestBodyError } from './validation';
 
 const count = z.number().int().nonnegative();
 
@@ -229,22 +230,25 @@ export const anthropicOutputConfigSchema = z.looseObject({
 });
 
 export const anthropicMessagesRequestSchema = z
-  .looseObject({
-    ...promptFields,
-    max_tokens: positiveInt('max_tokens'),
-    stop_sequences: z.array(z.string(), { error: 'stop_sequences must be an array of strings' }).optional(),
-    temperature: range(0, 1, 'temperature').optional(),
-    top_p: range(0, 1, 'top_p').optional(),
-    top_k: z
-      .number({ error: 'top_k must be a non-negative integer' })
-      .int('top_k must be a non-negative integer')
-      .nonnegative('top_k must be a non-negative integer')
-      .optional(),
-    metadata: z.record(z.string(), z.unknown(), { error: 'metadata must be an object' }).optional(),
-    stream: z.boolean({ error: 'stream must be a boolean' }).optional(),
-    service_tier: z.string().optional(),
-    output_config: anthropicOutputConfigSchema.optional(),
-  })
+  .looseObject(
+    {
+      ...promptFields,
+      max_tokens: positiveInt('max_tokens'),
+      stop_sequences: z.array(z.string(), { error: 'stop_sequences must be an array of strings' }).optional(),
+      temperature: range(0, 1, 'temperature').optional(),
+      top_p: range(0, 1, 'top_p').optional(),
+      top_k: z
+        .number({ error: 'top_k must be a non-negative integer' })
+        .int('top_k must be a non-negative integer')
+        .nonnegative('top_k must be a non-negative integer')
+        .optional(),
+      metadata: z.record(z.string(), z.unknown(), { error: 'metadata must be an object' }).optional(),
+      stream: z.boolean({ error: 'stream must be a boolean' }).optional(),
+      service_tier: z.string().optional(),
+      output_config: anthropicOutputConfigSchema.optional(),
+    },
+    { error: requestBodyError },
+  )
   .superRefine((r, ctx) => {
     if (r.thinking?.type === 'enabled' && r.thinking.budget_tokens >= r.max_tokens) {
       ctx.addIssue({ code: 'custom', path: ['thinking', 'budget_tokens'], message: 'budget_tokens must be less than max_tokens' });
@@ -252,7 +256,7 @@ export const anthropicMessagesRequestSchema = z
   });
 
 /** The messages body without `max_tokens`/`stream` (reference/anthropic.md). */
-export const anthropicCountTokensRequestSchema = z.looseObject(promptFields);
+export const anthropicCountTokensRequestSchema = z.looseObject(promptFields, { error: requestBodyError });
 
 export type AnthropicMessagesRequest = z.infer<typeof anthropicMessagesRequestSchema>;
 export type AnthropicCountTokensRequest = z.infer<typeof anthropicCountTokensRequestSchema>;

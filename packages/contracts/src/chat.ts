@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { MAX_CANDIDATES, MAX_MESSAGES } from './limits';
+import { requestBodyError } from './validation';
 
 const textBlock = z.object({ type: z.literal('text'), text: z.string() });
 const imageBlock = z.object({
@@ -73,10 +74,21 @@ const functionToolSchema = z.looseObject({
   }),
 });
 
-const toolChoiceSchema = z.union([
-  z.enum(['auto', 'none', 'required']),
-  z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }) }),
-]);
+/** A named function. Without `function`, the 400 says it is needed and what it holds: the function's name. */
+const namedFunctionChoiceSchema = z.object({
+  type: z.literal('function'),
+  function: z.object(
+    { name: z.string().min(1, 'tool_choice.function.name must name the function the model must call') },
+    {
+      error: (iss) =>
+        iss.input === undefined ? 'tool_choice.function is required: {"name": ...} naming the function the model must call' : undefined,
+    },
+  ),
+});
+
+const toolChoiceSchema = z.union([z.enum(['auto', 'none', 'required']), namedFunctionChoiceSchema], {
+  error: `tool_choice must be 'auto', 'none', 'required' or {"type": "function", "function": {"name": ...}}`,
+});
 
 const responseFormatSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text') }),
@@ -99,34 +111,37 @@ const positiveInt = (field: string) =>
     .int(`${field} must be a positive integer`)
     .positive(`${field} must be a positive integer`);
 
-export const chatCompletionRequestSchema = z.looseObject({
-  model: z.string({ error: 'model is required' }).min(1, 'model is required'),
-  messages: z
-    .array(chatMessageSchema, { error: 'messages must be an array of message objects' })
-    .min(1, 'messages must not be empty')
-    .max(MAX_MESSAGES, `messages must hold at most ${MAX_MESSAGES} messages`),
-  temperature: range(0, 2, 'temperature').optional(),
-  top_p: range(0, 1, 'top_p').optional(),
-  max_tokens: positiveInt('max_tokens').optional(),
-  max_completion_tokens: positiveInt('max_completion_tokens').optional(),
-  n: positiveInt('n').max(MAX_CANDIDATES, `n must be at most ${MAX_CANDIDATES}`).optional(),
-  stream: z.boolean({ error: 'stream must be a boolean' }).optional(),
-  stream_options: z.object({ include_usage: z.boolean().optional() }).nullable().optional(),
-  stop: z
-    .union([z.string(), z.array(z.string()).max(4, 'stop may hold at most 4 sequences')], {
-      error: 'stop must be a string or an array of at most 4 strings',
-    })
-    .nullable()
-    .optional(),
-  presence_penalty: range(-2, 2, 'presence_penalty').optional(),
-  frequency_penalty: range(-2, 2, 'frequency_penalty').optional(),
-  tools: z.array(functionToolSchema).optional(),
-  tool_choice: toolChoiceSchema.optional(),
-  response_format: responseFormatSchema.optional(),
-  user: z.string().optional(),
-  seed: z.number().int().optional(),
-  reasoning_effort: z.string().optional(),
-});
+export const chatCompletionRequestSchema = z.looseObject(
+  {
+    model: z.string({ error: 'model is required' }).min(1, 'model is required'),
+    messages: z
+      .array(chatMessageSchema, { error: 'messages must be an array of message objects' })
+      .min(1, 'messages must not be empty')
+      .max(MAX_MESSAGES, `messages must hold at most ${MAX_MESSAGES} messages`),
+    temperature: range(0, 2, 'temperature').optional(),
+    top_p: range(0, 1, 'top_p').optional(),
+    max_tokens: positiveInt('max_tokens').optional(),
+    max_completion_tokens: positiveInt('max_completion_tokens').optional(),
+    n: positiveInt('n').max(MAX_CANDIDATES, `n must be at most ${MAX_CANDIDATES}`).optional(),
+    stream: z.boolean({ error: 'stream must be a boolean' }).optional(),
+    stream_options: z.object({ include_usage: z.boolean().optional() }).nullable().optional(),
+    stop: z
+      .union([z.string(), z.array(z.string()).max(4, 'stop may hold at most 4 sequences')], {
+        error: 'stop must be a string or an array of at most 4 strings',
+      })
+      .nullable()
+      .optional(),
+    presence_penalty: range(-2, 2, 'presence_penalty').optional(),
+    frequency_penalty: range(-2, 2, 'frequency_penalty').optional(),
+    tools: z.array(functionToolSchema).optional(),
+    tool_choice: toolChoiceSchema.optional(),
+    response_format: responseFormatSchema.optional(),
+    user: z.string().optional(),
+    seed: z.number().int().optional(),
+    reasoning_effort: z.string().optional(),
+  },
+  { error: requestBodyError },
+);
 
 export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;
 export type ChatMessage = z.infer<typeof chatMessageSchema>;

@@ -2,7 +2,7 @@
  * 400 messages name the field and say what was wrong with it: "is required" only when it is missing,
  * never for a value of the wrong type (517 of 644 wrong-type answers used to say "is required").
  */
-import { anthropicMessagesRequestSchema } from './anthropic';
+import { anthropicCountTokensRequestSchema, anthropicMessagesRequestSchema } from './anthropic';
 import { chatCompletionRequestSchema } from './chat';
 import { GatewayError } from './errors';
 import { MAX_MESSAGES } from './limits';
@@ -31,6 +31,73 @@ describe('parseOrThrow messages', () => {
     [responsesRequestSchema, { model: 'm', input: [] }, "Invalid 'input': input must not be empty"],
     [responsesRequestSchema, { model: 'm', input: '' }, "Invalid 'input': input must not be empty"],
   ])('%#: %j', (schema, body, expected) => {
+    expect(messageOf(schema, body)).toBe(expected);
+  });
+
+  const chat = { model: 'm', messages: hi };
+  const responses = { model: 'm', input: 'hi' };
+  const EMPTY_BODY = 'The request body is empty: it must be a JSON object.';
+  it.each<[string, z.ZodType, unknown, string]>([
+    [
+      'chat: tool_choice whose function has no name',
+      chatCompletionRequestSchema,
+      { ...chat, tool_choice: { type: 'function', function: {} } },
+      "Invalid 'tool_choice.function.name': tool_choice.function.name is required",
+    ],
+    [
+      'chat: tool_choice without its function',
+      chatCompletionRequestSchema,
+      { ...chat, tool_choice: { type: 'function' } },
+      'Invalid \'tool_choice.function\': tool_choice.function is required: {"name": ...} naming the function the model must call',
+    ],
+    [
+      'chat: tool_choice of the wrong kind',
+      chatCompletionRequestSchema,
+      { ...chat, tool_choice: 5 },
+      'Invalid \'tool_choice\': tool_choice must be \'auto\', \'none\', \'required\' or {"type": "function", "function": {"name": ...}}',
+    ],
+    [
+      'responses: tool_choice function without a name',
+      responsesRequestSchema,
+      { ...responses, tool_choice: { type: 'function' } },
+      "Invalid 'tool_choice.name': tool_choice.name is required",
+    ],
+    [
+      'responses: tool_choice custom without a name',
+      responsesRequestSchema,
+      { ...responses, tool_choice: { type: 'custom' } },
+      "Invalid 'tool_choice.name': tool_choice.name is required",
+    ],
+    [
+      'responses: tool_choice allowed_tools without tools',
+      responsesRequestSchema,
+      { ...responses, tool_choice: { type: 'allowed_tools', mode: 'auto' } },
+      "Invalid 'tool_choice.tools': tool_choice.tools is required",
+    ],
+    [
+      'chat: content a number',
+      chatCompletionRequestSchema,
+      { ...chat, messages: [{ role: 'user', content: 5 }] },
+      "Invalid 'messages[0].content': expected string, array or null, got number",
+    ],
+    [
+      'chat: a text block’s text a number',
+      chatCompletionRequestSchema,
+      { ...chat, messages: [{ role: 'user', content: [{ type: 'text', text: 5 }] }] },
+      "Invalid 'messages[0].content[0].text': expected string, got number",
+    ],
+    [
+      'responses: an input_text’s text a number',
+      responsesRequestSchema,
+      { ...responses, input: [{ role: 'user', content: [{ type: 'input_text', text: 5 }] }] },
+      "Invalid 'input[0].content[0].text': expected string, got number",
+    ],
+    ['chat: an empty body', chatCompletionRequestSchema, undefined, EMPTY_BODY],
+    ['messages: an empty body', anthropicMessagesRequestSchema, undefined, EMPTY_BODY],
+    ['count_tokens: an empty body', anthropicCountTokensRequestSchema, undefined, EMPTY_BODY],
+    ['responses: an empty body', responsesRequestSchema, undefined, EMPTY_BODY],
+    ['chat: a body that is no object', chatCompletionRequestSchema, 5, 'expected object, got number'],
+  ])('%s', (_label, schema, body, expected) => {
     expect(messageOf(schema, body)).toBe(expected);
   });
 

@@ -3,7 +3,8 @@
  * so the edge stays generic and the adapters stay translation):
  *
  * - before the call, `previous_response_id` is resolved in the caller's account — another account's
- *   or an unknown id is a 404 — and the earlier turns are put in front of the new input;
+ *   or an unknown id is a 404 — and the earlier turns are put in front of the new input (a 400 naming
+ *   an item of that input names the client's own item, or previous_response_id for a stored one);
  * - after it, a response asked to be stored (`store` is true unless the client says false) is kept —
  *   its own turn, linked to the response it continued — before the terminal event goes out, so the
  *   client's next request always finds it. If the conversation expired while the call ran, the turn is
@@ -14,7 +15,9 @@
  */
 import {
   errors,
+  GatewayError,
   inputItems,
+  withParam,
   responsesSpec,
   type CallMeter,
   type EndpointCall,
@@ -43,7 +46,9 @@ export class StoredResponses implements EndpointPort {
   async call(call: EndpointCall, signal?: AbortSignal, meter?: CallMeter, admission?: Promise<void>): Promise<unknown> {
     if (call.endpoint !== responsesSpec.name) return this.inner.call(call, signal, meter, admission);
     const { resolved, earlier } = await this.resolve(call);
-    const response = (await this.inner.call(resolved, signal, meter, admission)) as ResponsesResponse;
+    const response = (await this.inner
+      .call(resolved, signal, meter, admission)
+      .catch((err: unknown) => Promise.reject(clientItem(err, call, earlier.length)))) as ResponsesResponse;
     await this.keep(call, earlier, response);
     return response;
   }
@@ -51,10 +56,14 @@ export class StoredResponses implements EndpointPort {
   async *stream(call: EndpointCall, signal: AbortSignal, meter?: CallMeter, admission?: Promise<void>): AsyncIterable<unknown> {
     if (call.endpoint !== responsesSpec.name) return yield* this.inner.stream(call, signal, meter, admission);
     const { resolved, earlier } = await this.resolve(call);
-    for await (const item of this.inner.stream(resolved, signal, meter, admission)) {
-      const ev = item as ResponsesStreamEvent;
-      if (ev.type === 'response.completed' || ev.type === 'response.incomplete') await this.keep(call, earlier, ev.response);
-      yield item;
+    try {
+      for await (const item of this.inner.stream(resolved, signal, meter, admission)) {
+        const ev = item as ResponsesStreamEvent;
+        if (ev.type === 'response.completed' || ev.type === 'response.incomplete') await this.keep(call, earlier, ev.response);
+        yield item;
+      }
+    } catch (err) {
+      throw clientItem(err, call, earlier.length);
     }
   }
 
@@ -86,4 +95,19 @@ export class StoredResponses implements EndpointPort {
     // starts a new one holding what it was answered from, so the client can go on from its answer.
     await this.store.save({ ...turn, previous_id: null, items: [...earlier, ...turn.items] });
   }
+}
+
+/**
+ * A 400 naming an item of the input the call ran with (`input[5].call_id`, the stored conversation in
+ * front), naming the client's own item instead (`input[1].call_id`), or `previous_response_id` for an
+ * item of the stored conversation.
+ */
+function clientItem(err: unknown, call: EndpointCall, earlier: number): unknown {
+  if (earlier === 0 || !GatewayError.is(err) || err.status !== 400 || err.param === null) return err;
+  const item = /^input\[(\d+)\]/.exec(err.param);
+  if (!item) return err;
+  const index = Number(item[1]) - earlier;
+  if (index < 0) return withParam(err, 'previous_response_id');
+  const sentAsText = typeof (call.body as ResponsesRequest).input === 'string';
+  return withParam(err, sentAsText ? 'input' : `input[${index}]${err.param.slice(item[0].length)}`);
 }

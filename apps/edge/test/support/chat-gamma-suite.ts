@@ -138,6 +138,28 @@ export function chatGammaSuite(start: () => Promise<Stack>) {
     expect(await (await fetch(`${stack.simUrl}/_sim/requests`)).text()).not.toContain('media-marker');
   });
 
+  it('refuses a conversation with nothing for Gemini to answer with a 400 of its own naming messages, before any upstream call', async () => {
+    await fetch(`${stack.simUrl}/_sim/requests`, { method: 'DELETE' });
+    const system = { role: 'system' as const, content: 'empty-marker' };
+    for (const messages of [
+      [system],
+      [system, { role: 'user' as const, content: '' }],
+      [system, { role: 'user' as const, content: [] }],
+      [system, { role: 'user' as const, content: [{ type: 'text' as const, text: '' }] }],
+    ]) {
+      const err = await client.chat.completions.create({ model: MODEL, messages }).catch((e) => e);
+      expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(err.error).toMatchObject({ param: 'messages', code: 'invalid_value' });
+      expect(err.error.message).toBe(
+        "Invalid 'messages': the model needs at least one user or assistant message with content besides the system instructions.",
+      );
+    }
+    const streamed = await client.chat.completions.create({ model: MODEL, messages: [system], stream: true }).catch((e) => e);
+    expect(streamed).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(streamed.error).toMatchObject({ param: 'messages' });
+    expect(await (await fetch(`${stack.simUrl}/_sim/requests`)).text()).not.toContain('empty-marker');
+  });
+
   it('shows thoughts as reasoning_content when reasoning_effort is set, billed as output', async () => {
     const messages = [{ role: 'user' as const, content: 'Why is the sea salty?' }];
     const r = await client.chat.completions.create({ model: MODEL, messages, reasoning_effort: 'low' });

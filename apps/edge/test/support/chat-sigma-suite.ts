@@ -116,6 +116,23 @@ export function chatSigmaSuite(start: () => Promise<Stack>) {
     expect(JSON.parse(streamedCall.function.arguments)).toHaveProperty('city');
   });
 
+  it('refuses a conversation with nothing for the model to answer with a 400 of its own naming messages, before any upstream call', async () => {
+    await fetch(`${stack.simUrl}/_sim/requests`, { method: 'DELETE' });
+    const system = { role: 'system' as const, content: 'empty-marker' };
+    for (const messages of [[system], [system, { role: 'user' as const, content: '' }]]) {
+      for (const stream of [false, true]) {
+        const err = await client.chat.completions.create({ model: MODEL, messages, stream }).catch((e) => e);
+        expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+        expect(err.error).toMatchObject({ param: 'messages', code: 'invalid_value' });
+        // Not the upstream's "Invalid 'messages': messages must not be empty" about a field the client filled.
+        expect(err.error.message).toBe(
+          "Invalid 'messages': the model needs at least one user or assistant message with content besides the system instructions.",
+        );
+      }
+    }
+    expect(await (await fetch(`${stack.simUrl}/_sim/requests`)).text()).not.toContain('empty-marker');
+  });
+
   it('reports cache reads as cached_tokens and bills them at the cached price', async () => {
     const { accountId, key } = await admin.fundedKey(5);
     const keyed = new OpenAI({ baseURL: stack.baseURL, apiKey: key, maxRetries: 0 });

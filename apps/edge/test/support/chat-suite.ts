@@ -206,6 +206,65 @@ export function chatSuite(start: () => Promise<Stack>) {
       expect(e.message).toContain(field);
     });
 
+    it('says what is wrong in words: a tool_choice without its function name, the kind of a wrong value', async () => {
+      const refusal = async (body: Record<string, unknown>) => {
+        const err = await client.chat.completions.create(body as never).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+        return (err as InstanceType<typeof OpenAI.BadRequestError>).error as { message: string; param: string | null };
+      };
+      for (const model of [MODEL, 'gamma-2.5-flash', 'omega-k3']) {
+        expect(await refusal({ ...base, model, tool_choice: { type: 'function', function: {} } })).toMatchObject({
+          param: 'tool_choice.function.name',
+          message: "Invalid 'tool_choice.function.name': tool_choice.function.name is required",
+        });
+        const noFunction = await refusal({ ...base, model, tool_choice: { type: 'function' } });
+        expect(noFunction.param).toBe('tool_choice.function');
+        expect(noFunction.message).toMatch(
+          /^Invalid 'tool_choice\.function': tool_choice\.function is required: \{"name": \.\.\.\} naming/,
+        );
+      }
+      expect(await refusal({ ...base, messages: [{ role: 'user', content: 5 }] })).toMatchObject({
+        param: 'messages[0].content',
+        message: "Invalid 'messages[0].content': expected string, array or null, got number",
+      });
+      expect(await refusal({ ...base, messages: [{ role: 'user', content: [{ type: 'text', text: 5 }] }] })).toMatchObject({
+        param: 'messages[0].content[0].text',
+        message: "Invalid 'messages[0].content[0].text': expected string, got number",
+      });
+    });
+
+    it('answers an empty or blank body with 400 saying so', async () => {
+      for (const body of ['', '  \n']) {
+        const res = await fetch(`${stack.baseURL}/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' },
+          body,
+        });
+        expect(res.status).toBe(400);
+        expect((await json(res)).error).toMatchObject({
+          type: 'invalid_request_error',
+          message: 'The request body is empty: it must be a JSON object.',
+          param: null,
+        });
+      }
+    });
+
+    it('refuses a conversation of system messages alone on the models whose upstream needs more, before any upstream call; omega-k3 takes it', async () => {
+      await fetch(`${stack.simUrl}/_sim/requests`, { method: 'DELETE' });
+      const messages = [{ role: 'system' as const, content: 'system-only-marker' }];
+      for (const model of ['gamma-2.5-flash', MODEL]) {
+        const err = await client.chat.completions.create({ model, messages }).catch((e) => e);
+        expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+        expect(err.error).toMatchObject({ type: 'invalid_request_error', param: 'messages' });
+        expect(err.error.message).toBe(
+          "Invalid 'messages': the model needs at least one user or assistant message with content besides the system instructions.",
+        );
+      }
+      expect(await (await fetch(`${stack.simUrl}/_sim/requests`)).text()).not.toContain('system-only-marker');
+      const r = await client.chat.completions.create({ model: 'omega-k3', messages });
+      expect(r.choices[0].message.content!.length).toBeGreaterThan(0);
+    });
+
     it('accepts text and image_url blocks and the boundary values', async () => {
       const r = await client.chat.completions.create({
         model: MODEL,

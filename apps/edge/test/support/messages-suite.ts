@@ -231,6 +231,49 @@ export function messagesSuite(start: () => Promise<Stack>, models: string[]) {
     expect(err.error.error.type).toBe('not_found_error');
   });
 
+  it('names the client’s own field when a translated request is refused, and says what an empty one needs', async () => {
+    const translated = models.filter((m) => m.startsWith('gamma-'));
+    const message = async (body: Record<string, unknown>) => {
+      const err = await client.messages.create(body as never).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+      const { error } = (err as InstanceType<typeof Anthropic.BadRequestError>).error as { error: { type: string; message: string } };
+      expect(error.type).toBe('invalid_request_error');
+      return error.message;
+    };
+    for (const model of translated) {
+      const unanswered = [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'hi' },
+            { type: 'tool_result', tool_use_id: 'nope', content: 'x' },
+          ],
+        },
+      ];
+      expect(await message({ model, max_tokens: 16, messages: unanswered })).toBe(
+        "Invalid 'messages[0].content[1].tool_use_id': 'nope' does not answer a tool call made earlier in the conversation.",
+      );
+      for (const messages of [[{ role: 'user', content: [{ type: 'text', text: '' }] }], [{ role: 'system', content: 'Be brief' }]]) {
+        expect(await message({ model, max_tokens: 16, system: 'Be kind', messages })).toBe(
+          "Invalid 'messages': the model needs at least one user or assistant message with content besides the system instructions.",
+        );
+      }
+    }
+
+    for (const body of ['', '\n']) {
+      const res = await fetch(`${origin()}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': stack.apiKey, 'content-type': 'application/json' },
+        body,
+      });
+      expect(res.status).toBe(400);
+      expect(await json(res)).toMatchObject({
+        type: 'error',
+        error: { type: 'invalid_request_error', message: 'The request body is empty: it must be a JSON object.' },
+      });
+    }
+  });
+
   it('bills a messages call into the ledger like any chat call', async () => {
     const admin = new Admin(stack);
     const { accountId, key } = await admin.fundedKey(2);

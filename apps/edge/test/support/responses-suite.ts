@@ -630,6 +630,96 @@ export function responsesSuite(start: (env: Record<string, string>) => Promise<S
     expect(err.error).toMatchObject({ type: 'invalid_request_error', param: 'input[0].role' });
   });
 
+  describe('a 400 about a translated request names the client’s own field, before any upstream call', () => {
+    const refusal = async (body: Record<string, unknown>) => {
+      const err = await client.responses.create(body as never).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+      return (err as InstanceType<typeof OpenAI.BadRequestError>).error as { message: string; param: string | null };
+    };
+    const user = { role: 'user', content: 'hi' };
+
+    it.each(['gamma-2.5-flash', 'sigma-sonnet-4-6'])('%s: arguments that are not JSON, an unanswered call_id', async (model) => {
+      const badArguments = await refusal({
+        model,
+        input: [
+          user,
+          { type: 'function_call', call_id: 'c1', name: 'f', arguments: 'not json' },
+          { type: 'function_call_output', call_id: 'c1', output: 'x' },
+        ],
+      });
+      expect(badArguments).toMatchObject({
+        param: 'input[1].arguments',
+        message: expect.stringMatching(/^Invalid 'input\[1\]\.arguments': tool call arguments must be a JSON object/),
+      });
+      if (model !== 'gamma-2.5-flash') return; // Gemini names a result by its call; Anthropic's upstream checks the pairing itself
+      expect(await refusal({ model, input: [user, { type: 'function_call_output', call_id: 'nope', output: 'x' }] })).toMatchObject({
+        param: 'input[1].call_id',
+        message: "Invalid 'input[1].call_id': 'nope' does not answer a tool call made earlier in the conversation.",
+      });
+    });
+
+    it('an image URL the model cannot fetch', async () => {
+      const input = [{ role: 'user', content: [{ type: 'input_image', image_url: 'ftp://x/y.png' }] }];
+      expect(await refusal({ model: 'sigma-sonnet-4-6', input })).toMatchObject({
+        param: 'input[0].content[0].image_url',
+        message: expect.stringMatching(/^Invalid 'input\[0\]\.content\[0\]\.image_url': /),
+      });
+      expect(await refusal({ model: 'gamma-2.5-flash', input })).toMatchObject({ param: 'input[0].content[0]' });
+    });
+
+    it('an item of a continuation, counted in the input the client sent', async () => {
+      const first = await client.responses.create({ model: 'gamma-2.5-flash', input: 'Say hi' });
+      expect(
+        await refusal({
+          model: 'gamma-2.5-flash',
+          previous_response_id: first.id,
+          input: [{ type: 'function_call_output', call_id: 'nope', output: 'x' }],
+        }),
+      ).toMatchObject({ param: 'input[0].call_id', message: expect.stringMatching(/^Invalid 'input\[0\]\.call_id': 'nope'/) });
+    });
+
+    it('a conversation with nothing to answer but instructions, on the models whose upstream needs more; omega-k3 takes it', async () => {
+      for (const model of ['gamma-2.5-flash', 'sigma-sonnet-4-6']) {
+        for (const input of [
+          [{ role: 'developer', content: 'Be brief' }],
+          [{ role: 'user', content: [{ type: 'input_text', text: '' }] }],
+        ]) {
+          expect(await refusal({ model, instructions: 'Be kind', input })).toEqual({
+            type: 'invalid_request_error',
+            code: 'invalid_value',
+            param: 'input',
+            message:
+              "Invalid 'input': the model needs at least one user or assistant message with content besides the system instructions.",
+          });
+        }
+      }
+      const res = await client.responses.create({ model: 'omega-k3', input: [{ role: 'developer', content: 'Say hi' }] });
+      expect(res.status).toBe('completed');
+    });
+
+    it('tool_choice without the name of its function', async () => {
+      expect(await refusal({ model: 'gamma-2.5-flash', input: 'hi', tools: [EXEC], tool_choice: { type: 'function' } })).toMatchObject({
+        param: 'tool_choice.name',
+        message: "Invalid 'tool_choice.name': tool_choice.name is required",
+      });
+      expect(await refusal({ model: 'gamma-2.5-flash', input: 'hi', tools: [EXEC], tool_choice: { type: 'custom' } })).toMatchObject({
+        param: 'tool_choice.name',
+      });
+    });
+
+    it('an empty or blank body', async () => {
+      for (const body of ['', ' \t ']) {
+        const res = await fetch(`${stack.baseURL}/responses`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' },
+          body,
+        });
+        expect(res.status).toBe(400);
+        expect((await json(res)).error).toMatchObject({ message: 'The request body is empty: it must be a JSON object.', param: null });
+      }
+    });
+  });
+
   it('ends a stream that fails midway with response.failed', async () => {
     await fetch(`${stack.simUrl}/_sim/faults`, {
       method: 'POST',

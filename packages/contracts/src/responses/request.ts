@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import { MAX_MESSAGES } from '../limits';
+import { requestBodyError } from '../validation';
 
 const range = (min: number, max: number, field: string) =>
   z
@@ -228,16 +229,22 @@ export type ResponsesFunctionTool = z.infer<typeof responsesFunctionToolSchema>;
 export type ResponsesCustomTool = z.infer<typeof responsesCustomToolSchema>;
 export type ResponsesNamespaceTool = z.infer<typeof responsesNamespaceToolSchema>;
 
+/** A choice of one of the client's tools: one discriminated union, so a malformed one is named by its own fields. */
+const clientToolChoiceSchema = z.discriminatedUnion('type', [
+  z.looseObject({ type: z.literal('function'), name: z.string().min(1, 'name must name the function the model must call') }),
+  z.looseObject({ type: z.literal('custom'), name: z.string().min(1, 'name must name the tool the model must call') }),
+  z.looseObject({
+    type: z.literal('allowed_tools'),
+    mode: z.enum(['auto', 'required']),
+    tools: z.array(z.looseObject({ type: z.string() })),
+  }),
+]);
+
 export const responsesToolChoiceSchema = z.union(
   [
     z.enum(['none', 'auto', 'required']),
-    z.looseObject({ type: z.literal('function'), name: z.string().min(1) }),
-    z.looseObject({ type: z.literal('custom'), name: z.string().min(1) }),
-    z.looseObject({
-      type: z.literal('allowed_tools'),
-      mode: z.enum(['auto', 'required']),
-      tools: z.array(z.looseObject({ type: z.string() })),
-    }),
+    clientToolChoiceSchema,
+    // A hosted tool (`{"type": "web_search_preview"}`...).
     z.looseObject({ type: z.string().refine((t) => !['function', 'custom', 'allowed_tools'].includes(t), { abort: true }) }),
   ],
   { error: "tool_choice must be 'none', 'auto', 'required' or a tool choice object" },
@@ -274,34 +281,37 @@ export const responsesTextSchema = z.looseObject({ format: responsesTextFormatSc
 // ---- the request ------------------------------------------------------------------------------------
 
 export const responsesRequestSchema = z
-  .looseObject({
-    model: z.string({ error: 'model is required' }).min(1, 'model is required'),
-    input: z
-      .union([z.string(), z.array(responsesInputItemSchema).max(MAX_MESSAGES, `input must hold at most ${MAX_MESSAGES} items`)], {
-        error: 'input must be a string or an array of input items',
-      })
-      .optional(),
-    instructions: z.string({ error: 'instructions must be a string' }).nullish(),
-    tools: z.array(responsesToolSchema, { error: 'tools must be an array' }).nullish(),
-    tool_choice: responsesToolChoiceSchema.nullish(),
-    parallel_tool_calls: z.boolean({ error: 'parallel_tool_calls must be a boolean' }).nullish(),
-    reasoning: responsesReasoningSchema.nullish(),
-    max_output_tokens: z
-      .number({ error: 'max_output_tokens must be a positive integer' })
-      .int('max_output_tokens must be a positive integer')
-      .positive('max_output_tokens must be a positive integer')
-      .nullish(),
-    text: responsesTextSchema.nullish(),
-    temperature: range(0, 2, 'temperature').nullish(),
-    top_p: range(0, 1, 'top_p').nullish(),
-    store: z.boolean({ error: 'store must be a boolean' }).nullish(),
-    stream: z.boolean({ error: 'stream must be a boolean' }).nullish(),
-    previous_response_id: z.string({ error: 'previous_response_id must be a string' }).min(1).nullish(),
-    metadata: z.record(z.string(), z.string(), { error: 'metadata must be an object of strings' }).nullish(),
-    user: z.string().nullish(),
-    background: z.boolean().nullish(),
-    conversation: z.unknown().optional(),
-  })
+  .looseObject(
+    {
+      model: z.string({ error: 'model is required' }).min(1, 'model is required'),
+      input: z
+        .union([z.string(), z.array(responsesInputItemSchema).max(MAX_MESSAGES, `input must hold at most ${MAX_MESSAGES} items`)], {
+          error: 'input must be a string or an array of input items',
+        })
+        .optional(),
+      instructions: z.string({ error: 'instructions must be a string' }).nullish(),
+      tools: z.array(responsesToolSchema, { error: 'tools must be an array' }).nullish(),
+      tool_choice: responsesToolChoiceSchema.nullish(),
+      parallel_tool_calls: z.boolean({ error: 'parallel_tool_calls must be a boolean' }).nullish(),
+      reasoning: responsesReasoningSchema.nullish(),
+      max_output_tokens: z
+        .number({ error: 'max_output_tokens must be a positive integer' })
+        .int('max_output_tokens must be a positive integer')
+        .positive('max_output_tokens must be a positive integer')
+        .nullish(),
+      text: responsesTextSchema.nullish(),
+      temperature: range(0, 2, 'temperature').nullish(),
+      top_p: range(0, 1, 'top_p').nullish(),
+      store: z.boolean({ error: 'store must be a boolean' }).nullish(),
+      stream: z.boolean({ error: 'stream must be a boolean' }).nullish(),
+      previous_response_id: z.string({ error: 'previous_response_id must be a string' }).min(1).nullish(),
+      metadata: z.record(z.string(), z.string(), { error: 'metadata must be an object of strings' }).nullish(),
+      user: z.string().nullish(),
+      background: z.boolean().nullish(),
+      conversation: z.unknown().optional(),
+    },
+    { error: requestBodyError },
+  )
   .superRefine((r, ctx) => {
     if (r.input === undefined && !r.previous_response_id) ctx.addIssue({ code: 'custom', path: ['input'], message: 'input is required' });
     // Nothing to answer: every upstream refuses an empty conversation, in its own words.

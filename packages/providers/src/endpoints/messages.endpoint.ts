@@ -20,6 +20,7 @@ import type { CallContext, EndpointAdapter, ServiceEndpoint } from '../adapter';
 import { AnthropicMessagesClient } from '../anthropic-messages/anthropic-messages-client';
 import { AnthropicUsageTracker } from '../anthropic-messages/anthropic-messages-usage';
 import { chatProviderFor } from '../chat-providers';
+import { ClientPaths } from '../translate/client-paths';
 import type { HttpClient } from '../http/http-client';
 import { anthropicToChatRequest, chatChunksToAnthropicEvents, chatToAnthropicResponse } from '../translate/openai-chat__anthropic-messages';
 import type { ChatProvider } from '../types';
@@ -51,18 +52,26 @@ function nativeMessages(
   };
 }
 
-/** The request in chat form, asking only for a reasoning effort the model takes. */
-const toChat = (req: AnthropicMessagesRequest, ctx: CallContext) =>
-  anthropicToChatRequest(req, { reasoningEffort: (effort) => acceptedReasoningEffort(ctx.model, effort) });
+/**
+ * The request in chat form, asking only for a reasoning effort the model takes, and the chat provider
+ * whose 400s about it name the client's fields (translate/client-paths.ts).
+ */
+function toChat(req: AnthropicMessagesRequest, ctx: CallContext, chatProvider: ChatProvider) {
+  const paths = new ClientPaths();
+  const body = anthropicToChatRequest(req, { reasoningEffort: (effort) => acceptedReasoningEffort(ctx.model, effort), paths });
+  return { body, chat: paths.naming(chatProvider) };
+}
 
-function translatedMessages(chat: ChatProvider): EndpointAdapter<AnthropicMessagesRequest, AnthropicMessage, AnthropicStreamEvent> {
+function translatedMessages(chatProvider: ChatProvider): EndpointAdapter<AnthropicMessagesRequest, AnthropicMessage, AnthropicStreamEvent> {
   return {
     async call(channel, req, ctx) {
-      const res = await chat.complete(channel, { ...toChat(req, ctx), stream: false }, ctx.signal);
+      const { body, chat } = toChat(req, ctx, chatProvider);
+      const res = await chat.complete(channel, { ...body, stream: false }, ctx.signal);
       return { value: chatToAnthropicResponse(res.value, { model: req.model }), usage: res.usage };
     },
     stream(channel, req, ctx) {
-      const chatReq = { ...toChat(req, ctx), stream: true, stream_options: { include_usage: true } };
+      const { body, chat } = toChat(req, ctx, chatProvider);
+      const chatReq = { ...body, stream: true, stream_options: { include_usage: true } };
       const chunks = chat.stream(channel, chatReq, ctx.signal);
       // message_start must carry input tokens before the upstream has counted them: estimate them
       // here; the upstream's real numbers follow in message_delta.

@@ -15,6 +15,7 @@ import {
 } from '@unigate/contracts';
 import type { CallContext, EndpointAdapter, ServiceEndpoint } from '../adapter';
 import { chatProviderFor } from '../chat-providers';
+import { ClientPaths } from '../translate/client-paths';
 import { OpenAiResponsesClient } from '../openai-responses/openai-responses-client';
 import { ResponsesUsageTracker } from '../openai-responses/openai-responses-usage';
 import {
@@ -61,20 +62,25 @@ function nativeResponses(client: OpenAiResponsesClient): Adapter {
   };
 }
 
-function translatedResponses(chat: ChatProvider): Adapter {
+/** A 400 about the chat request it became names the client's field (translate/client-paths.ts). */
+function translatedResponses(chatProvider: ChatProvider): Adapter {
   const translate = (req: ResponsesRequest, ctx: CallContext) => {
-    const { body, tools } = responsesToChatRequest(req, { reasoningEffort: (effort) => acceptedReasoningEffort(ctx.model, effort) });
+    const paths = new ClientPaths();
+    const { body, tools } = responsesToChatRequest(req, {
+      reasoningEffort: (effort) => acceptedReasoningEffort(ctx.model, effort),
+      paths,
+    });
     const context: ResponseContext = { req, id: responseIdFor(ctx.request_id), tools, createdAt: Math.floor(Date.now() / 1000) };
-    return { body, context };
+    return { body, context, chat: paths.naming(chatProvider) };
   };
   return {
     async call(channel, req, ctx) {
-      const { body, context } = translate(req, ctx);
+      const { body, context, chat } = translate(req, ctx);
       const res = await chat.complete(channel, { ...body, stream: false }, ctx.signal);
       return { value: chatToResponsesResponse(res.value, context), usage: res.usage };
     },
     stream(channel, req, ctx) {
-      const { body, context } = translate(req, ctx);
+      const { body, context, chat } = translate(req, ctx);
       const chunks = chat.stream(channel, { ...body, stream: true, stream_options: { include_usage: true } }, ctx.signal);
       return measuredBy(chatChunksToResponsesEvents(chunks, context), () => chunks.usage());
     },

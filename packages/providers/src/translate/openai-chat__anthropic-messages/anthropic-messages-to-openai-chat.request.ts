@@ -22,7 +22,8 @@
  * - what has no chat meaning is dropped silently: top_k, service_tier, context_management, cache
  *   control, server-tool blocks and results; a compaction block keeps its summary as text.
  * Content the model would have to read but chat cannot carry (PDF and file sources) is refused with
- * a 400 naming the block.
+ * a 400 naming the block. With `paths`, every chat field written is recorded with the client field it
+ * stands for (client-paths.ts).
  */
 import {
   ANTHROPIC_PASSTHROUGH_BLOCK_TYPES,
@@ -35,12 +36,15 @@ import {
   type ChatContentBlock,
   type ChatMessage,
 } from '@unigate/contracts';
+import { ChatMessageWriter, type ClientPaths } from '../client-paths';
 
 export interface AnthropicToChatRequestOptions {
   /** The model name to put in the chat request; the Anthropic request's model when absent. */
   model?: string;
   /** The chat `reasoning_effort` the target model takes for a requested effort, or undefined to drop it. */
   reasoningEffort?: (effort: string) => string | undefined;
+  /** Records where each chat field came from, for naming the client's fields in a 400. */
+  paths?: ClientPaths;
 }
 
 /** OpenAI's documented limit for an end-user id; Claude Code's JSON user_id is longer and dropped. */
@@ -58,18 +62,19 @@ function isClientTool(tool: AnthropicTool): tool is ClientTool {
 }
 
 export function anthropicToChatRequest(req: Request, opts: AnthropicToChatRequestOptions = {}): ChatCompletionRequest {
-  const messages: ChatMessage[] = [];
+  const messages = new ChatMessageWriter(opts.paths, 'messages');
   if (req.system !== undefined) {
     const text = typeof req.system === 'string' ? req.system : req.system.map((b) => b.text).join('\n\n');
-    if (text) messages.push({ role: 'system', content: text });
+    if (text) messages.push('system', { role: 'system', content: text });
   }
   req.messages.forEach((m, i) => {
-    if (m.role === 'user') messages.push(...userTurn(m.content, `messages[${i}]`));
-    else if (m.role === 'system') messages.push(...systemTurn(m.content));
-    else messages.push(...assistantTurn(m.content, `messages[${i}]`));
+    if (m.role === 'user') userTurn(m.content, `messages[${i}]`, messages);
+    else if (m.role === 'system') systemTurn(m.content, `messages[${i}]`, messages);
+    else assistantTurn(m.content, `messages[${i}]`, messages);
   });
+  messages.settings(settingPaths(req));
 
-  const chat: ChatCompletionRequest = { model: opts.model ?? req.model, messages };
+  const chat: ChatCompletionRequest = { model: opts.model ?? req.model, messages: messages.messages };
   if ('max_tokens' in req && typeof req.max_tokens === 'number') chat.max_tokens = req.max_tokens;
   const tools = (req.tools ?? []).filter(isClientTool).map((t) => ({
     type: 'function' as const,
@@ -121,60 +126,95 @@ function requestedEffort(req: Request): string | undefined {
   return undefined;
 }
 
-/** A mid-conversation system turn: its text, as an instruction in the same place. */
-function systemTurn(content: string | AnthropicContentBlock[]): ChatMessage[] {
-  const text = typeof content === 'string' ? content : content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n\n');
-  return text ? [{ role: 'system', content: text }] : [];
+/** The request-wide chat fields, by their messages-format names. */
+function settingPaths(req: Request): Record<string, string> {
+  const effort = (req as Settings).output_config?.effort;
+  return {
+    tools: 'tools',
+    tool_choice: 'tool_choice',
+    parallel_tool_calls: 'tool_choice.disable_parallel_tool_use',
+    max_tokens: 'max_tokens',
+    stop: 'stop_sequences',
+    temperature: 'temperature',
+    top_p: 'top_p',
+    user: 'metadata.user_id',
+    reasoning_effort: typeof effort === 'string' && effort ? 'output_config.effort' : 'thinking',
+    response_format: 'output_config.format',
+    'response_format.json_schema.schema': 'output_config.format.schema',
+  };
 }
 
-function userTurn(content: string | AnthropicContentBlock[], path: string): ChatMessage[] {
-  if (typeof content === 'string') return [{ role: 'user', content }];
-  const out: ChatMessage[] = [];
-  const parts: ChatContentBlock[] = [];
-  const resultImages: ChatContentBlock[] = [];
+/** A mid-conversation system turn: its text, as an instruction in the same place. */
+function systemTurn(content: string | AnthropicContentBlock[], path: string, messages: ChatMessageWriter): void {
+  const text = typeof content === 'string' ? content : content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n\n');
+  if (text) messages.push(path, { role: 'system', content: text }, { content: 'content' });
+}
+
+/** A chat part and the client's block it came from. */
+type Sourced = { part: ChatContentBlock; from: string };
+
+function userTurn(content: string | AnthropicContentBlock[], path: string, messages: ChatMessageWriter): void {
+  if (typeof content === 'string') return messages.push(path, { role: 'user', content }, { content: 'content' });
+  const parts: Sourced[] = [];
+  const resultImages: Sourced[] = [];
   content.forEach((block, j) => {
     const at = `${path}.content[${j}]`;
     if (block.type !== 'tool_result') {
-      parts.push(...toChatParts(block, at));
+      for (const part of toChatParts(block, at)) parts.push({ part, from: at });
       return;
     }
     let text = '';
     if (typeof block.content === 'string') text = block.content;
     else {
       (block.content ?? []).forEach((inner, k) => {
-        for (const part of toChatParts(inner as AnthropicContentBlock, `${at}.content[${k}]`)) {
+        const from = `${at}.content[${k}]`;
+        for (const part of toChatParts(inner as AnthropicContentBlock, from)) {
           if (part.type === 'text') text += (text ? '\n' : '') + part.text;
-          else resultImages.push(part);
+          else resultImages.push({ part, from });
         }
       });
     }
     if (block.is_error && !/^error\b/i.test(text)) text = `Error: ${text}`;
-    out.push({ role: 'tool', tool_call_id: block.tool_use_id, content: text });
+    messages.push(
+      at,
+      { role: 'tool', tool_call_id: block.tool_use_id, content: text },
+      { tool_call_id: 'tool_use_id', content: 'content' },
+    );
   });
   const rest = [...resultImages, ...parts];
-  if (rest.length > 0) {
-    const onlyText = rest.every((p) => p.type === 'text');
-    out.push({ role: 'user', content: onlyText && rest.length === 1 ? (rest[0] as { text: string }).text : rest });
-  }
-  return out;
+  if (rest.length === 0) return;
+  rest.forEach(({ part, from }, x) => {
+    messages.part(x, from);
+    if (part.type === 'image_url') messages.part(x, `${from}.source`, '.image_url');
+  });
+  const onlyText = rest.every(({ part }) => part.type === 'text');
+  const blocks = rest.map(({ part }) => part);
+  messages.push(
+    path,
+    { role: 'user', content: onlyText && rest.length === 1 ? (blocks[0] as { text: string }).text : blocks },
+    { content: 'content' },
+  );
 }
 
-function assistantTurn(content: string | AnthropicContentBlock[], path: string): ChatMessage[] {
-  if (typeof content === 'string') return [{ role: 'assistant', content }];
+function assistantTurn(content: string | AnthropicContentBlock[], path: string, messages: ChatMessageWriter): void {
+  if (typeof content === 'string') return messages.push(path, { role: 'assistant', content }, { content: 'content' });
   let text: string | null = null;
   const toolCalls: NonNullable<ChatMessage['tool_calls']> = [];
+  const callPaths: string[] = [];
   content.forEach((block, j) => {
     if (block.type === 'text') text = (text ?? '') + block.text;
-    else if (block.type === 'tool_use')
+    else if (block.type === 'tool_use') {
       toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input) } });
-    else if (block.type === 'compaction') text = (text ?? '') + compactionText(block);
+      callPaths.push(`${path}.content[${j}]`);
+    } else if (block.type === 'compaction') text = (text ?? '') + compactionText(block);
     else if (block.type !== 'thinking' && block.type !== 'redacted_thinking' && !SERVER_BLOCKS.has(block.type))
       unsupported(block.type, `${path}.content[${j}]`);
   });
-  if (text === null && toolCalls.length === 0) return []; // only thinking: nothing another model can use
+  if (text === null && toolCalls.length === 0) return; // only thinking: nothing another model can use
   const message: ChatMessage = { role: 'assistant', content: text };
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
-  return [message];
+  messages.push(path, message, { content: 'content' });
+  callPaths.forEach((at, t) => messages.toolCall(t, at, { id: 'id', name: 'name', arguments: 'input' }));
 }
 
 function toChatParts(block: AnthropicContentBlock, path: string): ChatContentBlock[] {

@@ -2,7 +2,8 @@
  * A chat-completions request → the Anthropic Messages request that asks the same thing (a
  * chat-completions client on a model served over Anthropic's protocol).
  *
- * - system messages (wherever they are) → `system` text blocks, in order;
+ * - system messages (wherever they are) → `system` text blocks, in order; a request without a user or
+ *   assistant message with content is a 400 (empty-conversation.ts);
  * - user/assistant content → content blocks; `image_url` data: URLs → base64 image (or PDF document)
  *   sources, http(s) URLs → url sources; other block types are refused (400 naming the block);
  * - assistant `tool_calls` → `tool_use` blocks; role `tool` → `tool_result` blocks in a user turn
@@ -27,6 +28,7 @@ import {
   type ChatCompletionRequest,
   type ChatMessage,
 } from '@unigate/contracts';
+import { emptyConversation } from '../empty-conversation';
 import { chatContentToAnthropicBlocks, withCacheControl } from './openai-chat-to-anthropic-messages.content';
 
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
@@ -51,6 +53,7 @@ export interface AnthropicRequestTranslation {
 export function chatToAnthropicRequest(chat: ChatCompletionRequest, opts: ChatToAnthropicOptions): AnthropicRequestTranslation {
   if ((chat.n ?? 1) > 1) throw errors.invalidRequest(`Invalid 'n': this model returns one choice per request; n must be 1.`, 'n');
   const { system, messages } = convertMessages(chat.messages);
+  if (!messages.some(hasContent)) throw emptyConversation();
 
   const tools: AnthropicTool[] = (chat.tools ?? []).map((t) => ({
     name: t.function.name,
@@ -139,6 +142,12 @@ function convertMessages(chatMessages: ReadonlyArray<ChatMessage>): { system: An
     }
   });
   return { system, messages };
+}
+
+/** Whether a turn holds anything but empty text (Anthropic refuses a conversation of empty turns). */
+function hasContent(turn: AnthropicMessageParam): boolean {
+  if (typeof turn.content === 'string') return turn.content !== '';
+  return turn.content.some((b) => b.type !== 'text' || b.text !== '');
 }
 
 /**

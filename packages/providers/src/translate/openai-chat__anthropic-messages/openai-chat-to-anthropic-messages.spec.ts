@@ -176,6 +176,24 @@ describe('chatToAnthropicRequest', () => {
     expect(err).toMatchObject({ status: 400, param });
     expect(err.message).toContain(param);
   });
+
+  it.each<[string, ChatCompletionRequest['messages']]>([
+    ['system messages alone', [{ role: 'system', content: 'Be brief' }]],
+    [
+      'empty user content',
+      [
+        { role: 'system', content: 'Be brief' },
+        { role: 'user', content: '' },
+      ],
+    ],
+    ['empty text blocks', [{ role: 'user', content: [{ type: 'text', text: '' }] }]],
+  ])('refuses %s with a 400 of its own naming messages, not an empty `messages` upstream', (_label, messages) => {
+    expect(rejection(() => chatToAnthropicRequest(chat({ messages }), { model: 'm' }))).toMatchObject({
+      status: 400,
+      param: 'messages',
+      message: "Invalid 'messages': the model needs at least one user or assistant message with content besides the system instructions.",
+    });
+  });
 });
 
 describe('chatToAnthropicResponse', () => {

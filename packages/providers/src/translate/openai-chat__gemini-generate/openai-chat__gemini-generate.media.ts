@@ -53,11 +53,14 @@ const AUDIO_FORMAT_MIME: Record<string, string> = {
   flac: 'audio/flac',
 };
 
-/** The parts of a message's content; `where` names the content in errors (`messages[2].content`). */
+/**
+ * The parts of a message's content; `where` names the content in errors (`messages[2].content`).
+ * Empty text is no part: Gemini refuses a text part without text ("required oneof field 'data'").
+ */
 export function contentToParts(content: ChatMessage['content'], where: string): GeminiPart[] {
   if (content === null || content === undefined) return [];
   if (typeof content === 'string') return content === '' ? [] : [{ text: content }];
-  return content.map((block, i) => blockToPart(block, `${where}[${i}]`));
+  return content.flatMap((block, i) => (block.type === 'text' && block.text === '' ? [] : [blockToPart(block, `${where}[${i}]`)]));
 }
 
 /** The text of a content, for places that only take text (system instructions, tool results). */

@@ -61,6 +61,40 @@ describe('chat → Gemini request', () => {
     expect(rejection({ model: 'm', messages: [junk] })).toMatchObject({ status: 400, param: 'messages[0].content[0]' });
   });
 
+  it('refuses a request left without contents with a 400 of its own naming messages, instead of sending it', () => {
+    const system = { role: 'system', content: 'Be brief' };
+    for (const messages of [
+      [system],
+      [system, { role: 'user', content: '' }],
+      [system, { role: 'user', content: [] }],
+      [system, { role: 'user', content: [{ type: 'text', text: '' }] }],
+      [{ role: 'assistant', content: '' }],
+    ]) {
+      expect(rejection({ model: 'm', messages })).toMatchObject({
+        status: 400,
+        code: 'invalid_value',
+        param: 'messages',
+        message: "Invalid 'messages': the model needs at least one user or assistant message with content besides the system instructions.",
+      });
+    }
+  });
+
+  it('leaves empty text blocks out (Gemini refuses a text part without text)', () => {
+    const content = [
+      { type: 'text', text: '' },
+      { type: 'text', text: 'hi' },
+    ];
+    expect(toGeminiRequest(chat({ model: 'm', messages: [{ role: 'user', content }] })).contents).toEqual([
+      { role: 'user', parts: [{ text: 'hi' }] },
+    ]);
+  });
+
+  it('says a tool result answering no earlier call does not answer one, in words every client format shares', () => {
+    expect(rejection({ model: 'm', messages: [{ role: 'tool', tool_call_id: 'nope', content: 'r' }] }).message).toBe(
+      "Invalid 'messages[0].tool_call_id': 'nope' does not answer a tool call made earlier in the conversation.",
+    );
+  });
+
   it('uses the tool message name when no earlier call matches, and re-encodes a plain data: URL', () => {
     const out = toGeminiRequest(
       chat({

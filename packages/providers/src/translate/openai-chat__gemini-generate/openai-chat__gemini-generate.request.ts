@@ -2,7 +2,8 @@
  * Our chat-completions request → a Gemini generateContent request.
  *
  * - system messages → `systemInstruction` (their text, in order); user → `user`; assistant → `model`;
- *   consecutive turns of one role merge into one content, as Gemini expects alternating turns.
+ *   consecutive turns of one role merge into one content, as Gemini expects alternating turns; empty
+ *   text is left out, and a request left without any content is a 400 (empty-conversation.ts).
  * - assistant `tool_calls` → `functionCall` parts; a `tool` message → a `functionResponse` part in a
  *   user turn, named after the tool call it answers (Gemini pairs calls and results by name).
  * - tools → `functionDeclarations` with their JSON Schema as `parametersJsonSchema`; `tool_choice` →
@@ -22,6 +23,7 @@ import type {
   GeminiRole,
   GeminiThinkingConfig,
 } from '../../gemini-generate/gemini-generate-types';
+import { emptyConversation } from '../empty-conversation';
 import { contentText, contentToParts } from './openai-chat__gemini-generate.media';
 
 /**
@@ -53,6 +55,7 @@ export function toGeminiRequest(body: ChatCompletionRequest): GeminiGenerateRequ
     }
   });
 
+  if (contents.length === 0) throw emptyConversation();
   const out: GeminiGenerateRequest = { contents };
   const systemText = system.filter((s) => s !== '');
   if (systemText.length > 0) out.systemInstruction = { parts: systemText.map((text) => ({ text })) };
@@ -112,7 +115,7 @@ function functionResponse(m: ChatMessage, where: string, toolNames: Map<string, 
   const name = (m.tool_call_id && toolNames.get(m.tool_call_id)) || m.name;
   if (!name) {
     throw errors.invalidRequest(
-      `Invalid '${where}.tool_call_id': '${m.tool_call_id}' does not answer a tool call of an earlier assistant message.`,
+      `Invalid '${where}.tool_call_id': '${m.tool_call_id}' does not answer a tool call made earlier in the conversation.`,
       `${where}.tool_call_id`,
     );
   }

@@ -16,7 +16,8 @@
  *   `text.format` json_schema / json_object → response_format; a short `user` or
  *   safety_identifier → user;
  * - store, metadata, include, prompt_cache_key, client_metadata, ... have no chat meaning: dropped.
- * Content chat cannot carry (input_file, images by file id) is refused with a 400 naming it.
+ * Content chat cannot carry (input_file, images by file id) is refused with a 400 naming it. With
+ * `paths`, every chat field written is recorded with the client field it stands for (client-paths.ts).
  */
 import {
   errors,
@@ -27,11 +28,14 @@ import {
   type ResponsesContentPart,
   type ResponsesRequest,
 } from '@unigate/contracts';
+import { ChatMessageWriter, type ClientPaths } from '../client-paths';
 import { ToolNames, toolNamesOf } from './openai-chat__openai-responses.tools';
 
 export interface ResponsesToChatOptions {
   /** The chat `reasoning_effort` the target model takes for a requested effort, or undefined to drop it. */
   reasoningEffort?: (effort: string) => string | undefined;
+  /** Records where each chat field came from, for naming the client's fields in a 400. */
+  paths?: ClientPaths;
 }
 
 export interface ChatRequestTranslation {
@@ -47,39 +51,44 @@ type ToolCall = NonNullable<ChatMessage['tool_calls']>[number];
 
 export function responsesToChatRequest(req: ResponsesRequest, opts: ResponsesToChatOptions = {}): ChatRequestTranslation {
   const tools = toolNamesOf(req);
-  const messages: ChatMessage[] = [];
-  if (req.instructions) messages.push({ role: 'system', content: req.instructions });
+  const chat = new ChatMessageWriter(opts.paths, 'input');
+  if (req.instructions) chat.push('instructions', { role: 'system', content: req.instructions });
   const input = inputItems(req);
   input.forEach((item, i) => {
     const path = typeof req.input === 'string' ? 'input' : `input[${i}]`;
     switch (item.type) {
       case 'message':
-        if (item.role === 'system' || item.role === 'developer') pushText(messages, 'system', item.content);
-        else if (item.role === 'assistant') pushText(messages, 'assistant', item.content);
-        else messages.push({ role: 'user', content: userContent(item.content, path) });
+        if (item.role === 'system' || item.role === 'developer') pushText(chat, path, 'system', item.content);
+        else if (item.role === 'assistant') pushText(chat, path, 'assistant', item.content);
+        else chat.push(path, { role: 'user', content: userContent(item.content, path, chat) }, { content: 'content' });
         return;
       case 'function_call':
-        return addToolCall(messages, {
+        return addToolCall(chat, path, 'arguments', {
           id: item.call_id,
           type: 'function',
           function: { name: tools.chatName(item.name, item.namespace), arguments: item.arguments },
         });
       case 'custom_tool_call':
-        return addToolCall(messages, {
+        return addToolCall(chat, path, 'input', {
           id: item.call_id,
           type: 'function',
           function: { name: tools.chatName(item.name, item.namespace), arguments: JSON.stringify({ input: item.input }) },
         });
       case 'function_call_output':
       case 'custom_tool_call_output':
-        messages.push({ role: 'tool', tool_call_id: item.call_id, content: outputText(item.output) });
+        chat.push(
+          path,
+          { role: 'tool', tool_call_id: item.call_id, content: outputText(item.output) },
+          { tool_call_id: 'call_id', content: 'output' },
+        );
         return;
       default: // reasoning, hosted-tool items, references: nothing another model can use
         return;
     }
   });
+  chat.settings(settingPaths(req));
 
-  const body: ChatCompletionRequest = { model: req.model, messages };
+  const body: ChatCompletionRequest = { model: req.model, messages: chat.messages };
   if (tools.chatTools.length > 0) {
     body.tools = tools.chatTools;
     const choice = tools.chatChoice(req.tool_choice);
@@ -105,9 +114,9 @@ export function responsesToChatRequest(req: ResponsesRequest, opts: ResponsesToC
 }
 
 /** Text-only content (instructions, an assistant's earlier answer) as one message. */
-function pushText(messages: ChatMessage[], role: 'system' | 'assistant', content: string | ResponsesContentPart[]): void {
+function pushText(chat: ChatMessageWriter, path: string, role: 'system' | 'assistant', content: string | ResponsesContentPart[]): void {
   const text = typeof content === 'string' ? content : content.map(partText).join('');
-  if (text) messages.push({ role, content: text });
+  if (text) chat.push(path, { role, content: text }, { content: 'content' });
 }
 
 function partText(part: ResponsesContentPart): string {
@@ -116,10 +125,12 @@ function partText(part: ResponsesContentPart): string {
   return '';
 }
 
-function userContent(content: string | ResponsesContentPart[], path: string): ChatMessage['content'] {
+/** A user message's content; the parts keep their places, so `content[j]` is the client's `content[j]`. */
+function userContent(content: string | ResponsesContentPart[], path: string, chat: ChatMessageWriter): ChatMessage['content'] {
   if (typeof content === 'string') return content;
   const parts = content.map((part, j): ChatContentBlock => {
     const at = `${path}.content[${j}]`;
+    chat.part(j, at);
     switch (part.type) {
       case 'input_text':
       case 'output_text':
@@ -128,6 +139,7 @@ function userContent(content: string | ResponsesContentPart[], path: string): Ch
         return { type: 'text', text: part.refusal };
       case 'input_image':
         if (!part.image_url) throw unsupported('an image given by file_id', at);
+        chat.part(j, `${at}.image_url`, '.image_url');
         return { type: 'image_url', image_url: { url: part.image_url, ...(part.detail && { detail: part.detail }) } };
       default:
         throw unsupported(part.type, at);
@@ -136,11 +148,31 @@ function userContent(content: string | ResponsesContentPart[], path: string): Ch
   return parts.length === 1 && parts[0].type === 'text' ? parts[0].text : parts;
 }
 
-/** A tool call joins the assistant message right before it, or starts one. */
-function addToolCall(messages: ChatMessage[], call: ToolCall): void {
-  const last = messages[messages.length - 1];
+/**
+ * A tool call joins the assistant message right before it, or starts one; its arguments are the
+ * item's `argumentsField` (`arguments`, or a custom tool call's `input`).
+ */
+function addToolCall(chat: ChatMessageWriter, path: string, argumentsField: string, call: ToolCall): void {
+  const last = chat.messages.at(-1);
   if (last?.role === 'assistant') last.tool_calls = [...(last.tool_calls ?? []), call];
-  else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+  else chat.push(path, { role: 'assistant', content: null, tool_calls: [call] });
+  chat.toolCall(chat.messages.at(-1)!.tool_calls!.length - 1, path, { id: 'call_id', name: 'name', arguments: argumentsField });
+}
+
+/** The request-wide chat fields, by their Responses names. */
+function settingPaths(req: ResponsesRequest): Record<string, string> {
+  return {
+    tools: 'tools',
+    tool_choice: 'tool_choice',
+    parallel_tool_calls: 'parallel_tool_calls',
+    max_tokens: 'max_output_tokens',
+    temperature: 'temperature',
+    top_p: 'top_p',
+    reasoning_effort: 'reasoning.effort',
+    response_format: 'text.format',
+    'response_format.json_schema.schema': 'text.format.schema',
+    user: (req as { safety_identifier?: unknown }).safety_identifier !== undefined ? 'safety_identifier' : 'user',
+  };
 }
 
 function outputText(output: string | Array<{ type: string } & Record<string, unknown>>): string {
