@@ -4,12 +4,11 @@
  * string, got number").
  */
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { zodToGatewayError } from '@unigate/contracts';
+import { parseOrError } from '@unigate/contracts';
 import type { z } from 'zod';
 
 export function parseParams<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
-  // reportInput: the issue carries what it saw, so a wrong type is not reported as missing.
-  const parsed = schema.safeParse(value, { reportInput: true });
+  const parsed = parseOrError(schema, value);
   if (parsed.success) return parsed.data;
-  throw new McpError(ErrorCode.InvalidParams, zodToGatewayError(parsed.error).message);
+  throw new McpError(ErrorCode.InvalidParams, parsed.error.message);
 }

@@ -5,7 +5,7 @@
  * A spec added to packages/contracts becomes a tool with no code here.
  */
 import type { Tool as McpTool, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { lookupPath, microsToUsd, zodToGatewayError, type AnyEndpointSpec, type BillingPort, type KeyPrincipal } from '@unigate/contracts';
+import { lookupPath, microsToUsd, parseOrError, type AnyEndpointSpec, type BillingPort, type KeyPrincipal } from '@unigate/contracts';
 import { lookupParamsJsonSchema, requestJsonSchema, summaryOf, type JsonSchema } from '../reference/endpoint-schemas';
 import { FILES_ARGUMENT, FILES_SCHEMA, toFormData } from './file-arguments';
 import type { LocalHttp, LocalRequest } from '../http/local-calls';
@@ -67,8 +67,8 @@ export function lookupTool(spec: AnyEndpointSpec): GatewayTool {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     call: async (args, ctx) => {
-      const parsed = lookup.params.safeParse(args);
-      if (!parsed.success) return { isError: true, content: [{ type: 'text', text: zodToGatewayError(parsed.error).message }] };
+      const parsed = parseOrError(lookup.params, args);
+      if (!parsed.success) return { isError: true, content: [{ type: 'text', text: parsed.error.message }] };
       return httpCall(ctx, { method: 'GET', url: `${spec.path}/${encodeURIComponent(parsed.data.id)}` });
     },
   };

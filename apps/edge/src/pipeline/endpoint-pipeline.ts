@@ -19,7 +19,7 @@ import {
   errors,
   GatewayError,
   JsonText,
-  parseOrThrow,
+  parseRequest,
   TokenCountMemo,
   withTokenMemo,
   type AnyEndpointSpec,
@@ -77,7 +77,7 @@ export class EndpointPipeline {
       let files: Attachment[] = [];
       let input: unknown = request.body;
       if (spec.body?.kind === 'multipart') ({ fields: input, files } = await readMultipart(request, spec.body));
-      const body = parseOrThrow(spec.request, input);
+      const body = parseRequest(spec, input);
       const model = spec.modelOf(body);
       const route = await this.deps.catalog.resolve(model).catch((err: unknown) => {
         const unknown = GatewayError.is(err) && err.code === 'model_not_found' ? spec.unknownModel?.(model) : undefined;

@@ -96,11 +96,47 @@ export function alphaImagesCases(ctx: () => { stack: Stack; admin: Admin; sim: S
       ['an http reference URL', { model: 'alpha-image-edit', input: message(text, { image: 'http://images.example.com/a.png' }) }],
       ['a private address as reference', { model: 'alpha-image-edit', input: message(text, { image: 'https://169.254.169.254/latest' }) }],
       ['a localhost reference', { model: 'alpha-image-edit', input: message(text, { image: 'https://localhost/a.png' }) }],
+      [
+        'a localhost reference with the root dot',
+        { model: 'alpha-image-edit', input: message(text, { image: 'https://LOCALHOST./a.png' }) },
+      ],
+      [
+        'an .internal reference with the root dot',
+        { model: 'alpha-image-edit', input: message(text, { image: 'https://foo.internal./x' }) },
+      ],
       ['an unsupported size', { model: 'alpha-image-2.0', input: message(text), parameters: { size: '1024x1024' } }],
       ['n = 2', { model: 'alpha-image-max', input: message(text), parameters: { n: 2 } }],
       ['no input', { model: 'alpha-image-2.0' }],
     ])('answers %s with 400 InvalidParameter in Shape A', async (_l, body) => {
       await expectInvalidParameter(await generate(body));
+    });
+
+    it.each([
+      ['parameters.seed', { parameters: { seed: 1.5 } }],
+      ['parameters.n', { parameters: { n: '1' } }],
+      ['parameters.watermark', { parameters: { watermark: 'yes' } }],
+      ['parameters.size', { parameters: { size: 1024 } }],
+      ['input.messages[0].content', { input: { messages: [{ role: 'user', content: 'a cat' }] } }],
+      ['input.messages[0].content[0].text', { input: message({ text: 5 }) }],
+    ])('answers a wrong type of %s with 400 InvalidParameter saying what it got, not that it is missing', async (param, extra) => {
+      const res = await generate({ model: 'alpha-image-2.0', input: message(text), ...extra });
+      expect(res.status).toBe(400);
+      const body = await json(res);
+      expect(body).toMatchObject({ code: 'InvalidParameter', request_id: expect.any(String) });
+      expect(body.message).toContain(`Invalid '${param}': `);
+      expect(body.message).toMatch(/expected \w+/);
+      expect(body.message).not.toMatch(/is required/);
+    });
+
+    it('answers a key restricted to other models with 403 model_not_allowed in Shape A, like every alpha error', async () => {
+      const { key } = await ctx().admin.fundedKey(1, { models: ['alpha-image-max'] });
+      const res = await generate({ model: 'alpha-image-2.0', input: message(text) }, key);
+      expect(res.status).toBe(403);
+      expect(await json(res)).toEqual({
+        code: 'model_not_allowed',
+        message: expect.any(String),
+        request_id: expect.stringMatching(/^req_/),
+      });
     });
 
     it('charges nothing when the upstream fails', async () => {

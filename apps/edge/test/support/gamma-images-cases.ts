@@ -35,7 +35,8 @@ export function gammaImagesCases(ctx: () => { stack: Stack; admin: Admin; sim: S
           system_instruction: 'Photorealistic.',
           response_format: { type: 'image', image_size: '512px', aspect_ratio: '16:9' },
           generation_config: { thinking_level: 'high', temperature: 0.7 },
-          tools: [{ type: 'google_search' }],
+          // However a search tool is written, it never reaches the upstream.
+          tools: [{ type: 'google_search' }, { google_search: {} }, { googleSearch: {} }, { google_search_retrieval: {} }],
         },
         key,
       );

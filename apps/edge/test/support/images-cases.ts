@@ -186,6 +186,7 @@ export function imagesCases(ctx: () => { stack: Stack; client: OpenAI; admin: Ad
         'invalid_mask',
       ],
       ['no image', {}, [], 'image', 'missing_required_parameter'],
+      ['a mask sent as a text field, not a file', { mask: 'notafile' }, [['image', png(64, 64)]], 'mask', 'invalid_value'],
       [
         'two images on delta-e-2',
         { model: 'delta-e-2' },

@@ -201,6 +201,11 @@ export function mcpSuite(start: () => Promise<Stack>) {
     const missing = await call(client, 'videos_generations_get', {});
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toBe("Invalid 'id': id is required");
+    // An id of the wrong type is said to be one, not to be missing.
+    const wrong = await call(client, 'videos_generations_get', { id: 5 });
+    expect(wrong.isError).toBe(true);
+    expect(textOf(wrong)).toMatch(/^Invalid 'id': .*expected string/);
+    expect(textOf(wrong)).not.toMatch(/required/);
   });
 
   it('the messages tool answers in the messages format; list_models lists what the key may use', async () => {

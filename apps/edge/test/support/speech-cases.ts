@@ -96,6 +96,7 @@ export function speechCases(ctx: () => { stack: Stack; client: OpenAI; admin: Ad
         'unsupported_parameter',
       ],
       ['a model that is not a speech model', { model: 'zeta-4', input: 'hi' }, 'model', 'endpoint_model_mismatch'],
+      ['a model the gateway does not know', { model: 'tts-1', input: 'Hi' }, 'model', 'endpoint_model_mismatch'],
     ])('answers %s with 400 in Shape B', async (_label, body, param, code) => {
       const res = await post(body);
       expect(res.status).toBe(400);

@@ -138,14 +138,39 @@ export function videoSuite(start: (env: Record<string, string>) => Promise<Stack
   });
 
   it.each([
-    ['480p off the previews', { resolution: '480p', parameters: { size: '848*480', duration: 5 } }],
+    ['480p off the previews', { resolution: '480p', parameters: { size: '832*480', duration: 5 } }],
     ['parameters.duration not repeating duration', { parameters: { size: '1280*720', duration: 10 } }],
     ['a webhook_url that is not http(s)', { webhook_url: 'ftp://example.com/hook' }],
     ['a webhook_url that is not a URL', { webhook_url: 'hook' }],
+    [
+      '1080p 1:1 with a size that is not the square the vendor lists',
+      { resolution: '1080p', aspect_ratio: '1:1', parameters: { size: '1088*1080', duration: 5 } },
+    ],
+    ['a fractional duration', { duration: 5.5 }],
+    ['a duration as text', { duration: '5' }],
+    ['parameters that are not an object', { parameters: 'oops' }],
+    ['input that is not an object', { input: 'x' }],
+    ['a null webhook_url', { webhook_url: null }],
+    ['a null aspect_ratio', { aspect_ratio: null }],
+    ['a model that is not a string', { model: 5 }],
   ])('refuses %s (400 Shape A)', async (_, extra) => {
     const res = await submit(stack.apiKey, { ...videoBody('beta2.6-t2v'), ...extra });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 'InvalidParameter', message: expect.any(String), request_id: expect.any(String) });
+  });
+
+  it.each([
+    ['1080p', '1:1', '1440*1440'],
+    ['1080p', '3:4', '1248*1632'],
+    ['720p', '1:1', '960*960'],
+  ])('takes %s at %s on a 2.6 model as the size the vendor lists, %s (202)', async (resolution, aspect_ratio, size) => {
+    const res = await submit(stack.apiKey, {
+      ...videoBody('beta2.6-t2v', 'square [sim:polls=0]'),
+      resolution,
+      aspect_ratio,
+      parameters: { size, duration: 5 },
+    });
+    expect(res.status).toBe(202);
   });
 
   it('a webhook target failing twice then succeeding gets exactly one accepted, verifiable delivery', async () => {

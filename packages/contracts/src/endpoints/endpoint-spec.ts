@@ -8,9 +8,10 @@
  */
 import type { z } from 'zod';
 import type { ModelInfo, ModelKind } from '../catalog';
-import type { ErrorShape, GatewayError } from '../errors';
+import { GatewayError, type ErrorShape } from '../errors';
 import type { Usage, UsageUnit } from '../pricing';
 import type { Attachment } from '../ports';
+import { parseOrError } from '../validation';
 
 /** The service that owns an endpoint's calls (one gRPC hop from the edge in distributed mode). */
 export type CapabilityService = 'chat' | 'media' | 'video';
@@ -81,6 +82,8 @@ export interface EndpointSpec<Req = unknown, Res = unknown, Ev = unknown> {
   readonly kinds: readonly ModelKind[];
   /** The error code of a model of another kind (default `model_not_supported`; speech says `endpoint_model_mismatch`). */
   readonly kindMismatchCode?: string;
+  /** The error code of a request its schema refuses (default `invalid_value`; the video family says `InvalidParameter`). */
+  readonly invalidRequestCode?: string;
   /** The price units its usage is measured in (docs/pricing.md). */
   readonly units: readonly UsageUnit[];
   /** Anthropic's `x-api-key` header authenticates too (Bearer always does). */
@@ -133,3 +136,11 @@ export const lookupPath = (spec: AnyEndpointSpec) => `${spec.path}/{id}`;
 export type AnyEndpointSpec = EndpointSpec<any, any, any>;
 
 export const fixedShape = (shape: ErrorShape) => () => shape;
+
+/** The request as `spec`'s schema reads it; a refusal is the 400 naming the field, in the spec's code. */
+export function parseRequest<Req>(spec: EndpointSpec<Req>, input: unknown): Req {
+  const parsed = parseOrError(spec.request, input);
+  if (parsed.success) return parsed.data;
+  const code = spec.invalidRequestCode;
+  throw code ? new GatewayError({ ...parsed.error.toJSON(), code }) : parsed.error;
+}

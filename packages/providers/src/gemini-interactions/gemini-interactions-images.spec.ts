@@ -1,11 +1,12 @@
 /**
  * Gamma images' stored history follows the caller's tier (SPEC.md §8: 55 days paid, 1 day free),
- * and an expired or foreign interaction cannot be continued. Against a replay replay.server.
+ * and an expired or foreign interaction cannot be continued. Against a replay replay.server. Search
+ * tools never reach the upstream (SPEC.md §2.5), however they are written.
  */
 import type { AccountTier, Channel, ModelInfo } from '@unigate/contracts';
 import { useReplayServer } from '../__test-support__/replay-server';
 import type { InteractionRegistry } from '../adapter-deps';
-import { gammaGenerate, INTERACTION_RETENTION_MS } from './gemini-interactions-images';
+import { gammaGenerate, INTERACTION_RETENTION_MS, toInteractionBody } from './gemini-interactions-images';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const replay = useReplayServer();
@@ -83,4 +84,18 @@ test('store: false keeps nothing; an expired interaction cannot be continued (40
     ),
   ).rejects.toMatchObject({ status: 404, code: 'interaction_not_found', param: 'previous_interaction_id' });
   expect(replay.server.requests.length).toBe(requestsBefore);
+});
+
+test.each([
+  ['type google_search', { type: 'google_search' }],
+  ['type GOOGLE_SEARCH', { type: 'GOOGLE_SEARCH' }],
+  ['key google_search', { google_search: {} }],
+  ['key googleSearch', { googleSearch: {} }],
+  ['key google_search_retrieval', { google_search_retrieval: {} }],
+  ['key googleSearchRetrieval', { googleSearchRetrieval: { dynamic_retrieval_config: {} } }],
+])('a search tool (%s) is removed; other tools pass on', (_, search) => {
+  const other = { type: 'function', name: 'lookup_prices' };
+  const body = toInteractionBody(channel(), { model: MODEL.id, input: 'x', tools: [search, other] });
+  expect(body.tools).toEqual([other]);
+  expect(toInteractionBody(channel(), { model: MODEL.id, input: 'x', tools: [search] })).not.toHaveProperty('tools');
 });

@@ -16,7 +16,13 @@ import { geminiErrorPolicy } from '../gemini-generate/gemini-generate-errors';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** SPEC.md §2.5 / §8: stored history is kept 55 days on the paid tier and 1 day on the free tier. */
 export const INTERACTION_RETENTION_MS: Readonly<Record<AccountTier, number>> = { paid: 55 * DAY_MS, free: DAY_MS };
-const SEARCH_TOOLS = /search/i;
+/**
+ * A search tool (SPEC.md §2.5: removed), however the client wrote it: by its `type`
+ * (`{type: 'google_search'}`) or by its own key, snake or camel case (`{google_search: {}}`,
+ * `{googleSearch: {}}`, `{google_search_retrieval: {}}`).
+ */
+const isSearchTool = (tool: Record<string, unknown>) =>
+  [tool.type, ...Object.keys(tool)].some((name) => typeof name === 'string' && /search/i.test(name));
 
 export const interactionSchema = z.looseObject({
   id: z.string(),
@@ -37,7 +43,7 @@ export function toInteractionBody(channel: Channel, req: GammaGenerationRequest)
   const rf = req.response_format;
   const imageConfig = { ...(rf?.aspect_ratio && { aspect_ratio: rf.aspect_ratio }), ...(rf?.image_size && { image_size: rf.image_size }) };
   const generation = { ...req.generation_config, ...(Object.keys(imageConfig).length > 0 && { image_config: imageConfig }) };
-  const tools = req.tools?.filter((t) => !SEARCH_TOOLS.test(String(t.type ?? '')));
+  const tools = req.tools?.filter((t) => !isSearchTool(t));
   return {
     model: channel.upstream_model,
     input: req.input,

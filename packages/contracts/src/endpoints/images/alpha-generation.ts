@@ -7,7 +7,8 @@ import { z } from 'zod';
 import type { ModelInfo } from '../../catalog';
 import { GatewayError } from '../../errors';
 import type { Usage } from '../../pricing';
-import { zodToGatewayError } from '../../validation';
+import { parseOrError } from '../../validation';
+import { bareHostname, isPrivateHost } from '../private-host';
 
 export const invalidParameter = (message: string, param: string | null = null) =>
   new GatewayError({ status: 400, code: 'InvalidParameter', message, param });
@@ -35,7 +36,7 @@ export type AlphaGenerationRequest = z.infer<typeof alphaGenerationSchema>;
 /** An alpha model name the catalogue does not know is the family's InvalidParameter (SPEC.md §7), not a 404. */
 export const isAlphaImageName = (model: string) => /^alpha-image/.test(model);
 
-/** Public https URL by its look: no other scheme, no IP literal of a private range, no local names. */
+/** Public https URL by its look: no other scheme, no IP literal, no local names (`LOCALHOST.` included). */
 export function isPublicHttpsUrl(raw: string): boolean {
   let url: URL;
   try {
@@ -44,17 +45,13 @@ export function isPublicHttpsUrl(raw: string): boolean {
     return false;
   }
   if (url.protocol !== 'https:' || url.username || url.password) return false;
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (isIP(host)) return false; // reference images are named by host, never by address
-  return host.includes('.') && !/(^|\.)(localhost|local|internal|intranet|lan|home|corp)$/.test(host);
+  // Reference images are named by host, never by address.
+  return !isIP(bareHostname(url.hostname)) && !isPrivateHost(url.hostname);
 }
 
 export function planAlphaGeneration(model: ModelInfo, body: unknown): Usage {
-  const parsed = alphaGenerationSchema.safeParse(body);
-  if (!parsed.success) {
-    const e = zodToGatewayError(parsed.error);
-    throw invalidParameter(e.message, e.param);
-  }
+  const parsed = parseOrError(alphaGenerationSchema, body);
+  if (!parsed.success) throw invalidParameter(parsed.error.message, parsed.error.param);
   const req = parsed.data;
   const limits = model.image ?? {};
   if (req.input.messages.length !== 1) throw invalidParameter('input.messages must hold exactly one message.', 'input.messages');

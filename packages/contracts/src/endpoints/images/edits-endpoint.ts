@@ -45,6 +45,9 @@ export const imageEditRequestSchema = z.object({
   background: z.enum(['transparent', 'opaque', 'auto'], { error: 'background must be transparent, opaque or auto' }).optional(),
   input_fidelity: z.enum(['high', 'low']).optional(),
   user: z.string().max(256).optional(),
+  // The mask is a file part (editFiles). A text field of that name is refused, not dropped: dropped,
+  // the edit would go ahead unmasked and be billed.
+  mask: z.never({ error: 'the mask must be sent as a file (a PNG), not as a text field' }).optional(),
 });
 export type ImageEditRequest = z.infer<typeof imageEditRequestSchema>;
 

@@ -103,6 +103,15 @@ export const speechSpec: EndpointSpec<SpeechRequest, never> = {
   kindMismatchCode: 'endpoint_model_mismatch',
   units: ['characters'],
   errorShape: fixedShape('B'),
+  // SPEC.md §7: any model but the speech models is a 400 here, one the catalogue does not know too (not a 404).
+  unknownModel: (model) => ({
+    family: 'alpha',
+    error: invalid(
+      'model',
+      `The model '${model}' is not a speech model and cannot be used with /v1/audio/speech.`,
+      'endpoint_model_mismatch',
+    ),
+  }),
   modelOf: (req) => req.model,
   isStream: () => true,
   plan: (model, req) => ({ worstCase: planSpeech(model, req) }),

@@ -33,6 +33,8 @@ export const videoGenerationsSpec: EndpointSpec<VideoGenerationRequest, VideoTas
   kinds: ['video'],
   units: ['video_seconds', 'video_resolution'],
   errorShape: () => 'A',
+  // docs/video.md: every refusal of a submission, its schema's included, is a Shape A InvalidParameter.
+  invalidRequestCode: 'InvalidParameter',
   modelOf: (req) => req.model,
   isStream: () => false,
   successStatus: 202,

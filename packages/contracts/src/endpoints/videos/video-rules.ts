@@ -118,6 +118,11 @@ function checkParameters26(params: Json, resolution: string, ratio: string): voi
   if (params.resolution !== undefined)
     throw invalidParameter('parameters.resolution is a 2.7 field; this model takes parameters.size.', 'parameters.resolution');
   const expected = sizeFor(resolution, ratio);
+  if (!expected)
+    throw invalidParameter(
+      `aspect_ratio ${ratio} is not offered at ${resolution}; use ${Object.keys(sizesAt(resolution)).join(', ')}.`,
+      'aspect_ratio',
+    );
   if (params.size !== expected)
     throw invalidParameter(`parameters.size must repeat resolution and aspect_ratio as '${expected}'.`, 'parameters.size');
   for (const k of ['audio', 'prompt_extend', 'watermark'])
@@ -126,12 +131,23 @@ function checkParameters26(params: Json, resolution: string, ratio: string): voi
     throw invalidParameter('parameters.shot_type must be single or multi.', 'parameters.shot_type');
 }
 
-/** Width*height of a resolution at an aspect ratio, as 2.6 writes it (720p 16:9 → `1280*720`). */
-export function sizeFor(resolution: string, ratio: string): string {
-  const short = Number.parseInt(resolution, 10);
-  const [w, h] = ratio.split(':').map(Number) as [number, number];
-  const long = Math.round((short * Math.max(w, h)) / Math.min(w, h) / 16) * 16;
-  return w >= h ? `${long}*${short}` : `${short}*${long}`;
+/**
+ * The sizes the 2.6 format takes, by resolution and aspect ratio: exactly the vendor's list (its
+ * wan 2.5/2.6 video reference). Not one rounding rule (720p 1:1 is 960*960, 4:3 is 1088*832), and
+ * 480p has no 4:3 or 3:4.
+ */
+const SIZES_26: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  '480p': { '16:9': '832*480', '9:16': '480*832', '1:1': '624*624' },
+  '720p': { '16:9': '1280*720', '9:16': '720*1280', '1:1': '960*960', '4:3': '1088*832', '3:4': '832*1088' },
+  '1080p': { '16:9': '1920*1080', '9:16': '1080*1920', '1:1': '1440*1440', '4:3': '1632*1248', '3:4': '1248*1632' },
+};
+
+const sizesAt = (resolution: string) => (Object.hasOwn(SIZES_26, resolution) ? SIZES_26[resolution] : {});
+
+/** Width*height of a resolution at an aspect ratio, as 2.6 writes it (720p 16:9 → `1280*720`); undefined where the vendor has none. */
+export function sizeFor(resolution: string, ratio: string): string | undefined {
+  const sizes = sizesAt(resolution);
+  return Object.hasOwn(sizes, ratio) ? sizes[ratio] : undefined;
 }
 
 /** Content-generation format: `prompt`, and `media[]` of first/last frames or reference images (i2v: a first frame). */
