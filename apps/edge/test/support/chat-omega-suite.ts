@@ -157,7 +157,7 @@ export function chatOmegaSuite(start: () => Promise<Stack>) {
     const cases: Array<[string, Record<string, unknown>, string, string?]> = [
       ['reasoning_effort other than max', { reasoning_effort: 'high' }, 'reasoning_effort'],
       ['tool_choice of an unknown form', { tools, tool_choice: 'sometimes' }, 'tool_choice'],
-      ['tool_choice object without a function name', { tools, tool_choice: { type: 'function' } }, 'tool_choice'],
+      ['tool_choice object without a function name', { tools, tool_choice: { type: 'function' } }, 'tool_choice.function'],
       ['tool_choice naming an undeclared tool', { tools, tool_choice: { type: 'function', function: { name: 'search' } } }, 'tool_choice'],
       ['tool_choice required without tools', { tool_choice: 'required' }, 'tool_choice'],
       ['response_format of an unknown type', { response_format: { type: 'xml' } }, 'response_format.type'],
