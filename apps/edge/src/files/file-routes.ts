@@ -2,11 +2,12 @@
  * GET /v1/files/{key}: results the gateway keeps (alpha image results) served from the object store
  * every replica reads, by signed time-limited link only — no API key, like the vendor's own links.
  * An altered or expired link is a 403 in Shape A (the alpha family's); an expired object is deleted
- * on the spot (the sweeper gets the rest).
+ * on the spot (the sweeper gets the rest). A `Range` asks for part of it (206; byte-range.ts).
  */
 import { GatewayError, renderShapeA } from '@unigate/contracts';
 import { FILES_PATH, OBJECT_KEY, type LinkSigner, type ObjectStore } from '@unigate/platform';
 import type { FastifyInstance } from 'fastify';
+import { byteRange } from './byte-range';
 
 export interface FileRoutesOptions {
   store: ObjectStore;
@@ -32,7 +33,15 @@ export function registerFileRoutes(fastify: FastifyInstance, opts: FileRoutesOpt
       }
       const object = await opts.store.get(key);
       if (!object || object.expiresAt <= Date.now()) return refuse(404, 'NotFound', 'The file is gone.');
-      return reply.type(object.contentType).header('cache-control', 'private, max-age=3600').send(object.data);
+      void reply.type(object.contentType).header('cache-control', 'private, max-age=3600').header('accept-ranges', 'bytes');
+      const size = object.data.length;
+      const range = byteRange(request.headers.range, size);
+      if (range === 'unsatisfiable') return reply.status(416).header('content-range', `bytes */${size}`).send();
+      if (!range) return reply.send(object.data);
+      return reply
+        .status(206)
+        .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+        .send(object.data.subarray(range.start, range.end + 1));
     },
   );
 }

@@ -52,7 +52,17 @@ export function alphaImagesCases(ctx: () => { stack: Stack; admin: Admin; sim: S
       const image = await fetch(link);
       expect(image.status).toBe(200);
       expect(image.headers.get('content-type')).toBe('image/png');
-      expect(sniffImage(Buffer.from(await image.arrayBuffer()))).toMatchObject({ format: 'png', width: 1280, height: 720 });
+      const whole = Buffer.from(await image.arrayBuffer());
+      expect(sniffImage(whole)).toMatchObject({ format: 'png', width: 1280, height: 720 });
+      // A range of it (a video player seeking, a resumed download): 206 with those bytes; past its end, 416.
+      expect(image.headers.get('accept-ranges')).toBe('bytes');
+      const part = await fetch(link, { headers: { range: 'bytes=8-23' } });
+      expect(part.status).toBe(206);
+      expect(part.headers.get('content-range')).toBe(`bytes 8-23/${whole.length}`);
+      expect(Buffer.from(await part.arrayBuffer())).toEqual(whole.subarray(8, 24));
+      const beyond = await fetch(link, { headers: { range: `bytes=${whole.length}-` } });
+      expect(beyond.status).toBe(416);
+      expect(beyond.headers.get('content-range')).toBe(`bytes */${whole.length}`);
       // Passed on to the upstream as sent, the model being the channel's.
       expect((await sim.lastTo('/api/v1/services/aigc/multimodal-generation'))!.body.parameters).toEqual({
         size: '1280*720',
