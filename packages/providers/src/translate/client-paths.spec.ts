@@ -19,6 +19,7 @@ import { anthropicToChatRequest } from './openai-chat__anthropic-messages/anthro
 import { chatToAnthropicRequest } from './openai-chat__anthropic-messages/openai-chat-to-anthropic-messages.request';
 import { toGeminiRequest } from './openai-chat__gemini-generate/openai-chat__gemini-generate.request';
 import { responsesToChatRequest } from './openai-chat__openai-responses/openai-responses-to-openai-chat.request';
+import { gatewayErrorOf } from '../__test-support__/gateway-error';
 
 /** The two translations from chat that refuse what their protocol cannot carry. */
 const UPSTREAMS: Record<string, (chat: ChatCompletionRequest) => unknown> = {
@@ -26,15 +27,7 @@ const UPSTREAMS: Record<string, (chat: ChatCompletionRequest) => unknown> = {
   anthropic: (chat) => chatToAnthropicRequest(chat, { model: 'up' }),
 };
 
-function refusal(run: () => unknown): GatewayError {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof GatewayError) return e;
-    throw e;
-  }
-  throw new Error('expected a GatewayError');
-}
+const refusal = gatewayErrorOf;
 
 /** The refusal of a Responses request, translated to chat and on to `upstream`, as its client gets it. */
 function responsesRefusal(body: unknown, upstream: string): GatewayError {

@@ -7,7 +7,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   anthropicStreamEventSchema,
-  GatewayError,
   type AnthropicStreamEvent,
   type ChatCompletionChunk,
   type ChatCompletionRequest,
@@ -15,6 +14,7 @@ import {
 import { chatChunksToAnthropicEvents, ChatToAnthropicStream } from './openai-chat-to-anthropic-messages.stream';
 import { chatToAnthropicRequest } from './openai-chat-to-anthropic-messages.request';
 import { chatToAnthropicResponse } from './openai-chat-to-anthropic-messages.response';
+import { gatewayErrorOf } from '../../__test-support__/gateway-error';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '__fixtures__', name), 'utf8');
 const pair = (name: string) => JSON.parse(fixture(name));
@@ -30,15 +30,7 @@ const chat = (extra: Partial<ChatCompletionRequest> = {}): ChatCompletionRequest
   ...extra,
 });
 
-function rejection(fn: () => unknown): GatewayError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof GatewayError) return e;
-    throw e;
-  }
-  throw new Error('expected a GatewayError');
-}
+const rejection = gatewayErrorOf;
 
 describe('chatToAnthropicRequest', () => {
   it.each(['conversation', 'json-mode', 'reasoning'])('translates the %s fixture', (name) => {

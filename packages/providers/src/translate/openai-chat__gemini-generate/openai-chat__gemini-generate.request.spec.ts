@@ -1,20 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chatCompletionRequestSchema, GatewayError, parseOrThrow, type ChatCompletionRequest } from '@unigate/contracts';
+import { chatCompletionRequestSchema, parseOrThrow, type ChatCompletionRequest } from '@unigate/contracts';
 import { toGeminiRequest } from './openai-chat__gemini-generate.request';
+import { gatewayErrorOf } from '../../__test-support__/gateway-error';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(join(__dirname, '__fixtures__', name), 'utf8'));
 const chat = (body: unknown): ChatCompletionRequest => parseOrThrow(chatCompletionRequestSchema, body);
 
-function rejection(body: unknown): GatewayError {
-  try {
-    toGeminiRequest(chat(body));
-  } catch (e) {
-    if (e instanceof GatewayError) return e;
-    throw e;
-  }
-  throw new Error('expected a GatewayError');
-}
+const rejection = (body: unknown) => gatewayErrorOf(() => toGeminiRequest(chat(body)));
 
 describe('chat → Gemini request', () => {
   it.each(['text', 'media', 'tools', 'structured'])('translates the %s fixture exactly', (name) => {
