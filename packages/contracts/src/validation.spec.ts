@@ -6,7 +6,7 @@ import { anthropicCountTokensRequestSchema, anthropicMessagesRequestSchema } fro
 import { chatCompletionRequestSchema } from './chat';
 import { GatewayError } from './errors';
 import { MAX_MESSAGES } from './limits';
-import { responsesRequestSchema } from './responses';
+import { inputItemsQuerySchema, responsesRequestSchema } from './responses';
 import { parseOrThrow } from './validation';
 import type { z } from 'zod';
 
@@ -99,6 +99,12 @@ describe('parseOrThrow messages', () => {
     ['chat: a body that is no object', chatCompletionRequestSchema, 5, 'expected object, got number'],
   ])('%s', (_label, schema, body, expected) => {
     expect(messageOf(schema, body)).toBe(expected);
+  });
+
+  it('a number that is not one (a query parameter coerced from text) is named as such', () => {
+    expect(() => parseOrThrow(inputItemsQuerySchema, { limit: 'abc' })).toThrow(
+      "Invalid 'limit': expected number, got a value that is not a number",
+    );
   });
 
   it('a fractional max_tokens is named as such, not as missing', () => {

@@ -123,6 +123,8 @@ export function withParam(err: GatewayError, param: string | null): GatewayError
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
+  // A query parameter coerced to a number ("?limit=abc") arrives as NaN.
+  if (Number.isNaN(value)) return 'a value that is not a number';
   if (typeof value === 'number' && !Number.isInteger(value)) return 'a fractional number';
   return typeof value === 'object' ? 'object' : typeof value;
 }

@@ -4,7 +4,7 @@
  * chat service, in the caller's account; another account's is a 404. Errors in the Responses
  * endpoint's Shape B.
  */
-import { errors, inputItemsQuerySchema, responsesSpec, zodToGatewayError, type StoredResponsePort } from '@unigate/contracts';
+import { errors, inputItemsQuerySchema, parseOrThrow, responsesSpec, type StoredResponsePort } from '@unigate/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Authenticator } from '../auth/authenticator';
 
@@ -29,9 +29,9 @@ export function registerStoredResponseRoutes(fastify: FastifyInstance, responses
     config: { spec: responsesSpec },
     onRequest: auth.onRequest,
     handler: async (request) => {
-      const query = inputItemsQuerySchema.safeParse(request.query);
-      if (!query.success) throw zodToGatewayError(query.error);
-      return responses.inputItems(request.principal!.account_id, request.params.id, query.data);
+      // parseOrThrow: a wrong type says so ("expected string, got array"), not "… is required".
+      const query = parseOrThrow(inputItemsQuerySchema, request.query);
+      return responses.inputItems(request.principal!.account_id, request.params.id, query);
     },
   });
   fastify.route<{ Params: { id: string } }>({

@@ -284,6 +284,17 @@ export function responsesSuite(start: (env: Record<string, string>) => Promise<S
     const badCursor = await client.responses.inputItems.list(second.id, { after: 'msg_nope' }).catch((e) => e);
     expect(badCursor).toBeInstanceOf(OpenAI.BadRequestError);
     expect(badCursor.error).toMatchObject({ param: 'after' });
+    // A wrong type in the query says what it was, not that the parameter is missing.
+    for (const [query, message] of [
+      ['limit=abc', "Invalid 'limit': expected number, got a value that is not a number"],
+      ['after=a&after=b', "Invalid 'after': expected string, got array"],
+    ]) {
+      const res = await fetch(`${stack.baseURL}/responses/${second.id}/input_items?${query}`, {
+        headers: { authorization: `Bearer ${stack.apiKey}` },
+      });
+      expect(res.status).toBe(400);
+      expect((await json(res)).error.message).toBe(message);
+    }
     const other = openaiFor(stack, (await new Admin(stack).fundedKey(1)).key);
     expect(await other.responses.inputItems.list(second.id).catch((e) => e)).toBeInstanceOf(OpenAI.NotFoundError);
   });
