@@ -25,6 +25,13 @@ test('a credit with a reference applies once, however often it is repeated', asy
   expect(await h.domain.billing.credit(acc.id, 1_000_000)).toEqual({ balance_usd: 3.5 });
   expect(await h.domain.billing.credit(acc.id, 1_000_000)).toEqual({ balance_usd: 4.5 }); // no reference: each applies
   expect(await h.domain.billing.credit(acc.id, 2_500_000, 'invoice-42')).toEqual({ balance_usd: 4.5 });
+  // The same reference with another amount is not a replay: refused, and nothing changes.
+  await expect(h.domain.billing.credit(acc.id, 3_000_000, 'invoice-42')).rejects.toMatchObject({
+    status: 409,
+    param: 'reference',
+    message: expect.stringContaining('2.5 USD'),
+  });
+  expect(await h.domain.billing.getAccount(acc.id)).toMatchObject({ balance_usd: 4.5 });
   await expect(h.domain.billing.credit(acc.id, 0)).rejects.toMatchObject({ status: 400 });
   await expect(h.domain.billing.credit('nope', 1)).rejects.toMatchObject({ status: 404 });
 });

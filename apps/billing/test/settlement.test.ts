@@ -103,6 +103,7 @@ describe.each<Mode>(['redis', 'embedded'])('%s mode', (mode) => {
     await expect(hold(h, acc.id, 1_500)).rejects.toMatchObject({ status: 402 });
     expect(await h.domain.billing.credit(acc.id, 1_000, 'top-up-1')).toEqual({ balance_usd: 0.002 });
     expect(await h.domain.billing.credit(acc.id, 1_000, 'top-up-1')).toEqual({ balance_usd: 0.002 });
+    await expect(h.domain.billing.credit(acc.id, 2_000, 'top-up-1')).rejects.toMatchObject({ status: 409, param: 'reference' });
     await expect(hold(h, acc.id, 1_500)).resolves.toMatchObject({ holdId: expect.any(String) });
     await h.domain.flush();
     expect(await balanceMicros(h.ds, acc.id)).toBe(2_000);

@@ -1,6 +1,14 @@
 /** Accounts and credits in the ledger: creating an account, reading it, adding money (idempotent by reference). */
 import { randomUUID } from 'node:crypto';
-import { accountTierSchema, errors, MAX_BALANCE_MICROS, MAX_BALANCE_USD, type AccountMoney, type AccountTier } from '@unigate/contracts';
+import {
+  accountTierSchema,
+  errors,
+  MAX_BALANCE_MICROS,
+  MAX_BALANCE_USD,
+  microsToUsd,
+  type AccountMoney,
+  type AccountTier,
+} from '@unigate/contracts';
 import { parseBigint } from '@unigate/platform/database';
 import type { DataSource, EntityManager } from 'typeorm';
 import { findAccountRow, lockAccount, readAccount, type AccountRow } from './account-queries';
@@ -81,7 +89,11 @@ export async function addToBalance(m: EntityManager, accountId: string, amountMi
   return { balance_micros: parseBigint(row.balance), version: parseBigint(row.version) };
 }
 
-/** Inside the caller's transaction: records a credit; false when its reference was used already. */
+/**
+ * Inside the caller's transaction: records a credit; false when it repeats one already recorded under
+ * its reference. The same reference with another amount is a 409: answering the old balance as if it
+ * had been applied would hide a different top-up under a reused reference.
+ */
 export async function insertCredit(m: EntityManager, accountId: string, amountMicros: number, reference?: string): Promise<boolean> {
   const inserted = await m
     .createQueryBuilder()
@@ -91,7 +103,15 @@ export async function insertCredit(m: EntityManager, accountId: string, amountMi
     .orIgnore()
     .returning('id')
     .execute();
-  return inserted.raw.length > 0;
+  if (inserted.raw.length > 0) return true;
+  const earlier = await m.findOneByOrFail(CreditEntity, { accountId, reference });
+  if (earlier.amountMicros !== amountMicros) {
+    throw errors.conflict(
+      `reference ${JSON.stringify(reference)} was used by a credit of ${microsToUsd(earlier.amountMicros)} USD; a replay must repeat its amount`,
+      'reference',
+    );
+  }
+  return false;
 }
 
 /** Inside the caller's transaction: the account row plus its opening credit, if any. */
