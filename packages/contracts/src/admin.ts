@@ -69,6 +69,8 @@ export const createKeySchema = z.object({
   name: text('name', 0).optional(),
   models: z
     .array(text('model'), { error: 'models must be an array of model ids' })
+    // An empty list would read as "no model" but the principal treats it as "every model": say so.
+    .min(1, 'models lists no model; leave it out to allow every model')
     .max(1_000, 'models must list at most 1000 models')
     .optional(),
   rate_limit_rpm: limit('rate_limit_rpm').optional(),

@@ -3,19 +3,25 @@ import {
   createAccountSchema,
   createKeySchema,
   creditAccountSchema,
+  errors,
+  GatewayError,
   parseOrThrow,
   updateAccountSchema,
   usdToMicros,
   type BillingPort,
+  type CatalogPort,
 } from '@unigate/contracts';
 import { AdminGuard } from '../auth/admin.guard';
-import { BILLING_PORT } from '../tokens';
+import { BILLING_PORT, CATALOG_PORT } from '../tokens';
 
 /** The operator API of DESIGN.md §6. Thin: validation here, everything else in billing. */
 @Controller('admin/v1')
 @UseGuards(AdminGuard)
 export class AdminController {
-  constructor(@Inject(BILLING_PORT) private readonly billing: BillingPort) {}
+  constructor(
+    @Inject(BILLING_PORT) private readonly billing: BillingPort,
+    @Inject(CATALOG_PORT) private readonly catalog: CatalogPort,
+  ) {}
 
   @Post('accounts')
   @HttpCode(201)
@@ -43,8 +49,10 @@ export class AdminController {
 
   @Post('accounts/:id/keys')
   @HttpCode(201)
-  createKey(@Param('id') id: string, @Body() body: unknown) {
-    return this.billing.createKey(id, parseOrThrow(createKeySchema, body ?? {}));
+  async createKey(@Param('id') id: string, @Body() body: unknown) {
+    const spec = parseOrThrow(createKeySchema, body ?? {});
+    await Promise.all((spec.models ?? []).map((model, i) => this.requireKnown(model, `models[${i}]`)));
+    return this.billing.createKey(id, spec);
   }
 
   @Delete('keys/:id')
@@ -56,5 +64,17 @@ export class AdminController {
   @Get('accounts/:id/usage')
   listUsage(@Param('id') id: string) {
     return this.billing.listUsage(id);
+  }
+
+  /** A key limited to a name the catalogue does not know would serve nothing: most likely a typo. */
+  private async requireKnown(model: string, param: string): Promise<void> {
+    try {
+      await this.catalog.resolve(model);
+    } catch (err) {
+      if (err instanceof GatewayError && err.code === 'model_not_found') {
+        throw errors.invalidRequest(`unknown model ${JSON.stringify(model)}: GET /v1/models lists the models served`, param);
+      }
+      throw err;
+    }
   }
 }

@@ -151,6 +151,16 @@ export function hostileHttpSuite(start: () => Promise<Stack>) {
       expect(r.body.error.param).toBe(field);
     });
 
+    it.each([
+      ['an empty models list (it would have allowed every model)', { models: [] }, 'models', /leave it out to allow every model/],
+      ['a model the catalogue does not know', { models: ['omega-k3', 'omega-k9'] }, 'models[1]', /unknown model "omega-k9"/],
+    ])('a key with %s: 400', async (_label, spec, param, message) => {
+      const account = await admin.createAccount('hostile-key-models', 1);
+      const r = await admin.call<Record<string, { message: string; param: string }>>('POST', `/accounts/${account.id}/keys`, spec);
+      expect(r.status).toBe(400);
+      expect(r.body.error).toMatchObject({ param, message: expect.stringMatching(message) });
+    });
+
     it('a credit below a micro-dollar: 400, the balance untouched', async () => {
       const account = await admin.createAccount('hostile-credit', 1);
       const r = await admin.call<Record<string, { message: string }>>('POST', `/accounts/${account.id}/credit`, { amount_usd: 1e-7 });
