@@ -68,7 +68,7 @@ it('surfaces a simulated 429 as a retryable upstream error', async () => {
     .complete(channel, body)
     .catch((e) => e);
   expect(err).toBeInstanceOf(GatewayError);
-  expect(err).toMatchObject({ status: 502, retryable: true });
+  expect(err).toMatchObject({ status: 503, retryable: true, upstreamStatus: 429 });
 });
 
 it('yields what came and then fails non-retryably when the stream is cut', async () => {

@@ -172,6 +172,23 @@ describe('video tasks on BullMQ', () => {
     await s.bus.close();
   });
 
+  it('a poll the upstream refuses with 429 waits the longest step; another failure backs off as usual', async () => {
+    const s = service();
+    const task = (await s.video.call(call('throttled [sim:polls=5]'))) as { id: string };
+    const fault = (status: number) =>
+      fetch(`${sim.url}/_sim/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ match: { path: '/api/v1/tasks/' }, status, count: 1 }),
+      });
+    await fault(429);
+    expect(await s.video.tasks.poll(task.id)).toBe(100); // maxMs: the upstream asked the gateway to slow down
+    await fault(500);
+    expect(await s.video.tasks.poll(task.id)).toBeLessThan(100);
+    await s.polls.close();
+    await s.bus.close();
+  });
+
   it('two pollers seeing the same end settle the task once (compare-and-set): billing hears of one request', async () => {
     const s = service();
     const task = (await s.video.call(call('race [sim:polls=0]', 'hold-race'))) as { id: string };

@@ -15,6 +15,8 @@ export interface GatewayErrorInit {
   retryable?: boolean;
   /** Seconds, rendered as a Retry-After header. */
   retryAfter?: number;
+  /** The upstream's own HTTP status, when this error is an upstream's answer (429 is rendered 503). */
+  upstreamStatus?: number;
 }
 
 const DEFAULT_TYPE: Record<number, string> = {
@@ -34,6 +36,7 @@ export class GatewayError extends Error {
   readonly param: string | null;
   readonly retryable: boolean;
   readonly retryAfter?: number;
+  readonly upstreamStatus?: number;
 
   constructor(init: GatewayErrorInit) {
     super(init.message);
@@ -44,6 +47,7 @@ export class GatewayError extends Error {
     this.param = init.param ?? null;
     this.retryable = init.retryable ?? false;
     this.retryAfter = init.retryAfter;
+    this.upstreamStatus = init.upstreamStatus;
   }
 
   toJSON(): GatewayErrorInit {
@@ -55,6 +59,7 @@ export class GatewayError extends Error {
       param: this.param,
       retryable: this.retryable,
       retryAfter: this.retryAfter,
+      upstreamStatus: this.upstreamStatus,
     };
   }
 
@@ -108,13 +113,18 @@ export const errors = {
     new GatewayError({ status: 404, code: 'not_found', message: `${what} not found.`, param }),
   conflict: (message: string, param: string | null = null) => new GatewayError({ status: 409, code: 'conflict', message, param }),
   unauthorizedAdmin: () => new GatewayError({ status: 401, code: 'invalid_admin_token', message: 'Missing or wrong admin token.' }),
-  upstream: (status: number, message: string, retryable: boolean) =>
+  /**
+   * An upstream failed. A 429 is the upstream limiting the gateway, not the client's own limit (which
+   * alone is a 429 Shape A): it is rendered 503, a temporary unavailability, with the upstream's wait.
+   */
+  upstream: (status: number, message: string, retryable: boolean, answer?: { upstreamStatus: number; retryAfter?: number }) =>
     new GatewayError({
-      status: status === 504 ? 504 : status === 503 ? 503 : 502,
+      status: status === 504 ? 504 : status === 503 || status === 429 ? 503 : 502,
       code: 'upstream_error',
       type: 'upstream_error',
       message,
       retryable,
+      ...answer,
     }),
   /**
    * The client closed the connection before its answer was ready: nobody reads this, but the access

@@ -84,6 +84,30 @@ export function chatSuite(start: () => Promise<Stack>) {
       }
     });
 
+    it("an upstream limiting the gateway (429 on every channel) is a 503 with the upstream's Retry-After", async () => {
+      // Not the client's own limit (429 Shape A): its retry after the upstream's wait can succeed.
+      await fetch(`${stack.simUrl}/_sim/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ match: { model: MODEL }, status: 429, retry_after: '7' }),
+      });
+      try {
+        for (const stream of [false, true]) {
+          const res = await fetch(`${stack.baseURL}/chat/completions`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'busy upstream' }], stream }),
+          });
+          expect(res.status).toBe(503);
+          expect(res.headers.get('retry-after')).toBe('7');
+          expect(res.headers.get('x-should-retry')).toBe('true');
+          expect(await res.json()).toMatchObject({ error: { type: 'upstream_error', code: 'upstream_error' } });
+        }
+      } finally {
+        await fetch(`${stack.simUrl}/_sim/faults`, { method: 'DELETE' });
+      }
+    });
+
     it('does not send a usage chunk unless include_usage is set', async () => {
       const stream = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }], stream: true });
       const chunks = [];

@@ -70,7 +70,7 @@ export async function anthropicRoutes(app: FastifyInstance, opts: { state: SimSt
 
   /** False when the request was answered (fault status) or the client left during injected latency. */
   async function applyFault(req: FastifyRequest, reply: FastifyReply, path: string): Promise<boolean> {
-    const fault = state.faults.take({ model: modelOf(req.body), path });
+    const fault = state.faults.take({ model: modelOf(req.body), path }, reply);
     (req as FaultedRequest).fault = fault;
     if (fault?.latency_ms && !(await holdFor(fault.latency_ms, reply.raw))) return false;
     if (fault?.status) {

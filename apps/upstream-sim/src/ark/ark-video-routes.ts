@@ -38,7 +38,7 @@ export async function arkVideoRoutes(app: FastifyInstance, opts: { state: SimSta
   const tasks = new Map<string, ArkTask>();
 
   const faulted = async (reply: FastifyReply, path: string, model?: string) => {
-    const fault = state.faults.take({ model, path });
+    const fault = state.faults.take({ model, path }, reply);
     if (fault?.latency_ms) await new Promise((r) => setTimeout(r, fault.latency_ms));
     if (!fault?.status) return false;
     await arkError(

@@ -12,6 +12,8 @@ export interface FaultRule {
   status?: number;
   /** Error message to put in that body. */
   message?: string;
+  /** With `status`: a Retry-After header to send with it (vendors send one with their 429s). */
+  retry_after?: string;
   /** How many requests the rule applies to; unlimited when absent. */
   count?: number;
   /** Streams only: destroy the socket after this many content chunks, without a final chunk or [DONE]. */
@@ -39,6 +41,7 @@ export const faultRuleJsonSchema = {
     latency_ms: { type: 'integer', minimum: 0 },
     status: { type: 'integer', minimum: 400, maximum: 599 },
     message: { type: 'string' },
+    retry_after: { type: 'string' },
     count: { type: 'integer', minimum: 1 },
     cut_after_chunks: { type: 'integer', minimum: 0 },
     token_delay_ms: { type: 'integer', minimum: 0 },
@@ -63,8 +66,11 @@ export class FaultRules {
     this.rules = [];
   }
 
-  /** The rule this request triggers, counting one use of it; undefined when none applies. */
-  take(request: { model?: string; path: string }): FaultRule | undefined {
+  /**
+   * The rule this request triggers, counting one use of it; undefined when none applies. A rule's
+   * Retry-After goes on `reply` here, so no route repeats it.
+   */
+  take(request: { model?: string; path: string }, reply?: { header(name: string, value: string): unknown }): FaultRule | undefined {
     if (this.rules.length === 0) return undefined; // the hot path when no faults are set
     const index = this.rules.findIndex(
       (r) =>
@@ -74,6 +80,7 @@ export class FaultRules {
     const rule = this.rules[index];
     rule.used++;
     if (rule.count !== undefined && rule.used >= rule.count) this.rules.splice(index, 1);
+    if (rule.status && rule.retry_after !== undefined) reply?.header('retry-after', rule.retry_after);
     return rule;
   }
 }

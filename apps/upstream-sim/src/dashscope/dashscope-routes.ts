@@ -47,7 +47,7 @@ export async function dashscopeRoutes(app: FastifyInstance, opts: { state: SimSt
   /** A fault set for this request answered (true), after its latency. */
   const faulted = async (req: FastifyRequest, reply: FastifyReply, path: string) => {
     const model = obj(req.body).model;
-    const fault = state.faults.take({ model: typeof model === 'string' ? model : undefined, path });
+    const fault = state.faults.take({ model: typeof model === 'string' ? model : undefined, path }, reply);
     if (fault?.latency_ms) await new Promise((r) => setTimeout(r, fault.latency_ms));
     if (fault?.status) {
       await dashscopeError(reply, fault.status, fault.message);

@@ -47,7 +47,7 @@ export async function dashscopeVideoRoutes(app: FastifyInstance, opts: { state: 
   const tasks = new Map<string, SimTask>();
 
   const faulted = async (req: FastifyRequest, reply: FastifyReply, path: string, model?: string) => {
-    const fault = state.faults.take({ model, path });
+    const fault = state.faults.take({ model, path }, reply);
     if (fault?.latency_ms) await new Promise((r) => setTimeout(r, fault.latency_ms));
     if (!fault?.status) return false;
     await dashscopeError(reply, fault.status, fault.message);

@@ -21,7 +21,7 @@ export async function embeddingsRoutes(app: FastifyInstance, opts: { state: SimS
     const voyage = VOYAGE_FIELDS.some((f) => f in body);
     const fail = (status: number, message?: string) =>
       reply.code(status).send(voyage ? { detail: message ?? `Simulated error ${status}.` } : openAiErrorBody(status, message));
-    const fault = opts.state.faults.take({ model: typeof body.model === 'string' ? body.model : undefined, path: PATH });
+    const fault = opts.state.faults.take({ model: typeof body.model === 'string' ? body.model : undefined, path: PATH }, reply);
     if (fault?.latency_ms) await new Promise((r) => setTimeout(r, fault.latency_ms));
     if (fault?.status) return fail(fault.status, fault.message);
 

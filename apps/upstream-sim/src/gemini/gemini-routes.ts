@@ -35,7 +35,7 @@ export async function geminiRoutes(app: FastifyInstance, opts: { state: SimState
     if (!METHODS.has(method))
       return reply.code(404).send(geminiErrorBody(404, `Method ${method || '(none)'} is not supported for models/${model}.`));
 
-    const fault = state.faults.take({ model, path: req.url.split('?')[0] });
+    const fault = state.faults.take({ model, path: req.url.split('?')[0] }, reply);
     if (fault?.latency_ms && !(await holdFor(fault.latency_ms, reply.raw))) return reply; // client gone
     if (fault?.status) return reply.code(fault.status).send(geminiErrorBody(fault.status, fault.message));
 

@@ -36,7 +36,7 @@ export async function interactionsRoutes(app: FastifyInstance, opts: { state: Si
   app.post(PATH, async (req, reply) => {
     const body = obj(req.body);
     const model = typeof body.model === 'string' ? body.model : undefined;
-    const fault = opts.state.faults.take({ model, path: PATH });
+    const fault = opts.state.faults.take({ model, path: PATH }, reply);
     if (fault?.latency_ms) await new Promise((r) => setTimeout(r, fault.latency_ms));
     if (fault?.status) return reply.code(fault.status).send(geminiErrorBody(fault.status, fault.message));
 

@@ -30,7 +30,7 @@ export async function imagesRoutes(app: FastifyInstance, opts: { state: SimState
   await app.register(multipart, { limits: { fileSize: 64 * 1024 * 1024 } });
 
   const fault = async (model: unknown, path: string, reply: FastifyReply) => {
-    const f = state.faults.take({ model: typeof model === 'string' ? model : undefined, path });
+    const f = state.faults.take({ model: typeof model === 'string' ? model : undefined, path }, reply);
     if (f?.latency_ms) await new Promise((r) => setTimeout(r, f.latency_ms));
     if (f?.status) {
       await reply.code(f.status).send(openAiErrorBody(f.status, f.message));

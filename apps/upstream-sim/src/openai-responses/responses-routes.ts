@@ -23,7 +23,7 @@ export async function responsesRoutes(app: FastifyInstance, opts: { state: SimSt
     const requestId = `req_${randomBytes(12).toString('hex')}`;
     reply.header('x-request-id', requestId);
     const model = (req.body as { model?: unknown } | null)?.model;
-    const fault = state.faults.take({ model: typeof model === 'string' ? model : undefined, path: RESPONSES_PATH });
+    const fault = state.faults.take({ model: typeof model === 'string' ? model : undefined, path: RESPONSES_PATH }, reply);
     if (fault?.latency_ms && !(await holdFor(fault.latency_ms, reply.raw))) return reply; // client gone
     if (fault?.status) return reply.code(fault.status).send(openAiErrorBody(fault.status, fault.message));
 

@@ -26,7 +26,7 @@ export async function openAiRoutes(app: FastifyInstance, opts: { state: SimState
     const requestId = `req_${randomBytes(12).toString('hex')}`;
     reply.header('x-request-id', requestId);
 
-    const fault = state.faults.take({ model: modelOf(req.body), path: CHAT_PATH });
+    const fault = state.faults.take({ model: modelOf(req.body), path: CHAT_PATH }, reply);
     if (fault?.latency_ms && !(await holdFor(fault.latency_ms, reply.raw))) return reply; // client gone
     if (fault?.status) return sendFault(reply, fault);
 

@@ -137,7 +137,7 @@ export class VideoTasks {
       polled = await upstream.poll(await this.withKey(task), task.upstream_id, AbortSignal.timeout(60_000));
     } catch (err) {
       // The upstream is unwell, not the task: ask again later (longer after a 429).
-      const throttled = GatewayError.is(err) && err.status === 429;
+      const throttled = GatewayError.is(err) && err.upstreamStatus === 429;
       this.deps.logger.warn({ task: task.id, err: String(err) }, 'video poll failed; retrying');
       return nextPollDelay(task.polls + 1, timing, throttled);
     }

@@ -80,7 +80,7 @@ describe('AnthropicMessagesClient.create', () => {
   it('makes 429, 529 and 5xx retryable upstream errors', async () => {
     up.server.reply({ status: 429, json: json('error-429') });
     expect(await up.client.create(up.channel, request()).catch((e) => e)).toMatchObject({
-      status: 502,
+      status: 503,
       retryable: true,
       message: expect.stringMatching(/rate limit/),
     });

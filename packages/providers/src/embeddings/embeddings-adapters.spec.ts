@@ -88,7 +88,7 @@ test('dashscope native: input.texts and parameters.dimension, text_index order; 
 test('upstream trouble: 429 is retryable, a rejected key is a retryable 502, a vector short is the upstream fault', async () => {
   replay.server.reply({ status: 429, json: { detail: 'rate limited' } });
   expect(await call('voyage', `${replay.server.url}/v1`, { model: 'm', input: 'a' }).catch((e) => e)).toMatchObject({
-    status: 502,
+    status: 503,
     retryable: true,
   });
   replay.server.reply({ status: 401, json: { detail: 'bad key' } });

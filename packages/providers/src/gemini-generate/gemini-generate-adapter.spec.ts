@@ -91,7 +91,7 @@ describe('GeminiGenerateAdapter.complete', () => {
   it('makes RESOURCE_EXHAUSTED and 5xx retryable upstream errors', async () => {
     up.server.reply({ status: 429, json: json('error-429') });
     expect(await up.client.complete(up.channel, request()).catch((e) => e)).toMatchObject({
-      status: 502,
+      status: 503,
       code: 'upstream_error',
       retryable: true,
       message: 'Resource has been exhausted (e.g. check quota).',
@@ -172,7 +172,7 @@ describe('GeminiGenerateAdapter.stream', () => {
     up.server.reply({ status: 429, json: json('error-429') });
     const { chunks: got, error } = await collect(up.client.stream(up.channel, request()));
     expect(got).toHaveLength(0);
-    expect(error).toMatchObject({ status: 502, retryable: true });
+    expect(error).toMatchObject({ status: 503, retryable: true });
   });
 
   it('rethrows the abort reason when the caller aborts mid-stream', async () => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { HttpClient, type HttpRequest } from './http-client';
 import { postUpstreamJson, sendUpstreamJson } from './post-upstream';
-import type { UpstreamErrorPolicy } from './upstream-errors';
+import { retryAfterSeconds, type UpstreamErrorPolicy } from './upstream-errors';
 
 const policy: UpstreamErrorPolicy = {
   detail: (json) => {
@@ -23,7 +23,10 @@ describe('sendUpstreamJson / postUpstreamJson', () => {
       if (req.url === '/ok') return reply(200, `{"id":"t-1","method":"${req.method}"}`);
       if (req.url === '/not-json') return reply(200, '<html>');
       if (req.url === '/wrong-shape') return reply(200, '{"id":7}');
-      if (req.url === '/busy') return reply(429, '{"error":{"message":"slow down","code":"rate_limit"}}');
+      if (req.url === '/busy') {
+        res.setHeader('retry-after', '7');
+        return reply(429, '{"error":{"message":"slow down","code":"rate_limit"}}');
+      }
       reply(400, '{"error":{"message":"bad size","code":"invalid_size"}}');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -60,9 +63,29 @@ describe('sendUpstreamJson / postUpstreamJson', () => {
   it("a non-2xx answer is the vendor's error, read by its policy", async () => {
     const http = new HttpClient();
     const busy = await postUpstreamJson(http, { url: `${origin}/busy`, headers: {}, body: '{}' }, policy, answer).catch((e) => e);
-    expect(busy).toMatchObject({ status: 502, retryable: true, message: 'slow down' });
+    // The upstream limiting the gateway is a temporary unavailability with the upstream's own wait.
+    expect(busy).toMatchObject({ status: 503, retryable: true, message: 'slow down', upstreamStatus: 429, retryAfter: 7 });
     const bad = await postUpstreamJson(http, { url: `${origin}/bad`, headers: {}, body: '{}' }, policy, answer).catch((e) => e);
     expect(bad).toMatchObject({ status: 400, retryable: false, message: 'bad size' });
     await http.close();
   });
+});
+
+describe('retryAfterSeconds', () => {
+  const now = Date.parse('2026-12-01T00:00:00Z');
+  it.each([
+    [{ 'retry-after-ms': '1500', 'retry-after': '9' }, 2],
+    [{ 'retry-after': '12' }, 12],
+    [{ 'retry-after': '0.2' }, 1],
+    [{ 'retry-after': 'Tue, 01 Dec 2026 00:00:30 GMT' }, 30],
+  ])('reads %j as %i s', (headers, seconds) => {
+    expect(retryAfterSeconds(headers, now)).toBe(seconds);
+  });
+
+  it.each([[{}], [{ 'retry-after': 'soon' }], [{ 'retry-after': '-3' }], [{ 'retry-after': '86400' }], [{ 'retry-after-ms': 'x' }]])(
+    'gives nothing for %j (absent, unreadable, negative or past ten minutes)',
+    (headers) => {
+      expect(retryAfterSeconds(headers, now)).toBeUndefined();
+    },
+  );
 });

@@ -18,7 +18,7 @@ export async function sendUpstream(http: HttpClient, req: HttpRequest, policy: U
   if (res.status >= 200 && res.status < 300) return res;
   const text = await res.body.text().catch(() => '');
   res.wait?.end();
-  throw upstreamHttpError(policy, res.status, text);
+  throw upstreamHttpError(policy, res.status, text, res.headers);
 }
 
 /** sendUpstream with POST. */

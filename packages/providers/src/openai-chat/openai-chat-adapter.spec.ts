@@ -120,7 +120,7 @@ describe('OpenAiChatAdapter.complete', () => {
   it('turns 429 and 5xx into retryable upstream errors with the upstream message', async () => {
     up.server.reply({ status: 429, json: json('error-429') });
     const rate = await up.client.complete(up.channel, request()).catch((e) => e);
-    expect(rate).toMatchObject({ status: 502, code: 'upstream_error', retryable: true });
+    expect(rate).toMatchObject({ status: 503, code: 'upstream_error', retryable: true });
     expect(rate.message).toMatch(/^Rate limit reached/);
 
     up.server.reply({ status: 503, json: { error: { message: 'overloaded', type: 'server_error' } } });
@@ -276,7 +276,7 @@ describe('OpenAiChatAdapter.stream', () => {
     up.server.reply({ status: 429, json: json('error-429') });
     const { chunks: got, error } = await collect(up.client.stream(up.channel, request()));
     expect(got).toHaveLength(0);
-    expect(error).toMatchObject({ status: 502, retryable: true });
+    expect(error).toMatchObject({ status: 503, retryable: true });
   });
 
   it('rethrows the abort reason when the caller aborts mid-stream', async () => {

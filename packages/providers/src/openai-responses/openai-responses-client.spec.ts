@@ -93,7 +93,7 @@ describe('OpenAiResponsesClient', () => {
     up.server.reply({ status: 400, json: fixtureJson(__dirname, 'error-400') });
     await expect(up.client.create(up.channel, request())).rejects.toMatchObject({ status: 400, param: 'input[0].content[0].type' });
     up.server.reply({ status: 429, json: { error: { message: 'Slow down' } } });
-    await expect(up.client.create(up.channel, request())).rejects.toMatchObject({ status: 502, retryable: true });
+    await expect(up.client.create(up.channel, request())).rejects.toMatchObject({ status: 503, retryable: true });
   });
 });
 
