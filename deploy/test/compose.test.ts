@@ -113,6 +113,20 @@ describe('docker-compose.yml', () => {
     expect(test[3]).toBe(name === 'upstream-sim' ? '/v1/models' : '/health/ready');
   });
 
+  it("keeps Kafka's log directories on its volume", () => {
+    // apache/kafka writes to /tmp/kraft-combined-logs unless KAFKA_LOG_DIRS says otherwise.
+    const dirs = String(env('kafka').KAFKA_LOG_DIRS ?? '').split(',');
+    const targets = (svc('kafka').volumes ?? []).map((v: Manifest | string) => (typeof v === 'string' ? v.split(':')[1] : v.target));
+    expect(dirs.length).toBeGreaterThan(0);
+    for (const dir of dirs) expect(targets.some((t: string) => dir === t || dir.startsWith(`${t}/`))).toBe(true);
+  });
+
+  it.each(WORKLOADS)('gives %s time to drain before Docker kills it', (name) => {
+    // The drain deadline (UNIGATE_SHUTDOWN_TIMEOUT_MS, 25 s) plus the 5 s the process allows itself after it.
+    const grace = /^(\d+)s$/.exec(String(svc(name).stop_grace_period));
+    expect(Number(grace?.[1])).toBeGreaterThanOrEqual(30);
+  });
+
   it('creates every topic of the contracts before the services start', () => {
     const init = svc('kafka-init');
     expect(init.depends_on.kafka).toEqual({ condition: 'service_healthy' });
@@ -172,7 +186,10 @@ describe('deploy/Dockerfile', () => {
     const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8')
       .split('\n')
       .map((l) => l.trim());
-    for (const pattern of ['.git', '**/node_modules', '**/dist', '.env', '.unigate']) expect(ignored).toContain(pattern);
+    for (const pattern of ['.git', '**/node_modules', '**/dist', '.env', '.unigate', '**/*.heapsnapshot'])
+      expect(ignored).toContain(pattern);
+    // Whatever .gitignore keeps out of the repository as local state stays out of the image too.
+    for (const local of ['test-artifacts', 'bench/results']) expect(ignored).toContain(local);
     // The health check script must stay in the context.
     expect(ignored).not.toContain('deploy');
   });
@@ -193,7 +210,7 @@ describe('deploy/healthcheck.js', () => {
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
   const check = (env: Record<string, string>, ...args: string[]) =>
-    run(process.execPath, [join(ROOT, 'deploy', 'healthcheck.js'), ...args], { PORT: '', UNIGATE_SIM_PORT: '', ...env });
+    run(process.execPath, [join(ROOT, 'deploy', 'healthcheck.js'), ...args], { APP: '', PORT: '', UNIGATE_SIM_PORT: '', ...env });
 
   it('passes on 200 from /health/ready on PORT', async () => {
     status = 200;
@@ -209,6 +226,14 @@ describe('deploy/healthcheck.js', () => {
   it('fails when nothing listens', async () => {
     const closed = await freePort();
     expect((await check({ PORT: String(closed) })).code).toBe(1);
+  });
+
+  it('checks the simulator on its own port although the image sets PORT for every app', async () => {
+    const imagePort = await freePort(); // the image's PORT=8080: nothing listens there in the simulator's container
+    status = 200;
+    expect((await check({ APP: 'upstream-sim', PORT: String(imagePort), UNIGATE_SIM_PORT: String(port) })).code).toBe(0);
+    expect((await check({ APP: 'upstream-sim', PORT: String(port) })).code).toBe(0);
+    expect((await check({ APP: 'edge', PORT: String(imagePort), UNIGATE_SIM_PORT: String(port) })).code).toBe(1);
   });
 
   it('checks the simulator on UNIGATE_SIM_PORT and the given path', async () => {

@@ -3,6 +3,8 @@
  * lint, then the rendered objects are checked against the Kubernetes schemas (kubernetes-models) and
  * against the env contract the apps read.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TOPICS } from '@unigate/contracts';
 import { parseCatalogConfig } from '@unigate/catalog';
@@ -187,6 +189,18 @@ describe('helm template with default values', () => {
     expect(container(job!).env).toContainEqual({ name: 'BOOTSTRAP', value: 'kafka:9092' });
   });
 
+  it('runs every pod, the topics Job included, as the "restricted" Pod Security Standard admits', () => {
+    const pods = objects.filter((o) => o.kind === 'Deployment' || o.kind === 'Job').map((o) => o.spec.template.spec);
+    expect(pods.length).toBe(WORKLOADS.length + 1);
+    for (const pod of pods) {
+      expect(pod.securityContext).toEqual(expect.objectContaining({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } }));
+      for (const c of pod.containers) {
+        expect(c.securityContext.allowPrivilegeEscalation).toBe(false);
+        expect(c.securityContext.capabilities.drop).toEqual(['ALL']);
+      }
+    }
+  });
+
   it('does not autoscale unless asked', () => {
     expect(objects.filter((o) => o.kind === 'HorizontalPodAutoscaler')).toEqual([]);
     expect(get(objects, 'Deployment', name('edge')).spec.replicas).toBe(2);
@@ -238,8 +252,11 @@ describe('helm template with external-infra values', () => {
     expect(parseCatalogConfig(file, 'values.config').models).toHaveProperty('sigma-sonnet-4-6');
   });
 
-  it('gives every service the Redis key prefix of its values', () => {
-    expect(get(objects, 'ConfigMap', `${RELEASE}-unigate-env`).data.UNIGATE_REDIS_KEY_PREFIX).toBe('prod:');
+  it('gives every service the Redis key prefix of its values, and the video queues theirs', () => {
+    const env = get(objects, 'ConfigMap', `${RELEASE}-unigate-env`).data;
+    expect(env.UNIGATE_REDIS_KEY_PREFIX).toBe('prod:');
+    // BullMQ joins prefix and queue with ':': "prod:video-polls:…", as "unigate" and "unigate:" by default.
+    expect(env.UNIGATE_VIDEO_QUEUE_PREFIX).toBe('prod');
   });
 
   it('prefixes the topics it creates like KafkaEventBus does', () => {
@@ -301,5 +318,98 @@ describe('helm template with a result bucket', () => {
     for (const workload of ['edge', 'media'])
       expect(container(get(objects, 'Deployment', name(workload))).envFrom).toContainEqual({ secretRef: { name: 'unigate-results' } });
     expect(container(get(objects, 'Deployment', name('chat'))).envFrom).not.toContainEqual({ secretRef: { name: 'unigate-results' } });
+  });
+});
+
+describe('helm template on dedicated nodes', () => {
+  it('schedules and pulls the Kafka topics Job like the workloads', async () => {
+    const objects = await render(
+      '--set-json',
+      'imagePullSecrets=[{"name":"regcred"}]',
+      '--set-json',
+      'nodeSelector={"pool":"gateway"}',
+      '--set-json',
+      'tolerations=[{"key":"dedicated","operator":"Equal","value":"gateway","effect":"NoSchedule"}]',
+      '--set-json',
+      'affinity={"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"zone","operator":"In","values":["a"]}]}]}},"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{"topologyKey":"kubernetes.io/hostname","labelSelector":{"matchLabels":{"app.kubernetes.io/name":"unigate"}}}]}}',
+    );
+    for (const object of objects) expect(() => validateSchema(object)).not.toThrow();
+    const pod = objects.find((o) => o.kind === 'Job')!.spec.template.spec;
+    const edge = get(objects, 'Deployment', name('edge')).spec.template.spec;
+    expect(pod.imagePullSecrets).toEqual(edge.imagePullSecrets);
+    expect(pod.nodeSelector).toEqual({ pool: 'gateway' });
+    expect(pod.tolerations).toEqual(edge.tolerations);
+    // The node affinity, not the workloads' pod anti-affinity (the Job's pod carries their name label).
+    expect(pod.affinity).toEqual({ nodeAffinity: edge.affinity.nodeAffinity });
+  });
+});
+
+describe('helm template and shutdown', () => {
+  let objects: Manifest[];
+  beforeAll(async () => {
+    objects = await render(
+      '--set-string',
+      'services.chat.env.UNIGATE_SHUTDOWN_TIMEOUT_MS=60000',
+      '--set',
+      'services.media.terminationGracePeriodSeconds=99',
+    );
+  });
+  const podSpec = (workload: string) => get(objects, 'Deployment', name(workload)).spec.template.spec;
+
+  it.each(['edge', ...SERVICES])('lets %s sleep in preStop, then drain, then exit before the kubelet kills it', (workload) => {
+    const spec = podSpec(workload);
+    expect(spec.containers[0].lifecycle).toEqual({ preStop: { exec: { command: ['sleep', '5'] } } });
+    // preStop 5 s + the drain deadline (UNIGATE_SHUTDOWN_TIMEOUT_MS: 25 s, chat's 60 s) + the 5 s the process allows itself after it.
+    const expected = workload === 'chat' ? 70 : workload === 'media' ? 99 : 35;
+    expect(spec.terminationGracePeriodSeconds).toBe(expected);
+  });
+
+  it('keeps the simulator without a preStop hook', () => {
+    expect(podSpec('upstream-sim').containers[0].lifecycle).toBeUndefined();
+  });
+
+  it('gives every workload a startup probe, so liveness does not kill a start that waits for migrations', () => {
+    for (const workload of WORKLOADS) {
+      const c = podSpec(workload).containers[0];
+      expect(c.startupProbe.httpGet).toEqual(c.livenessProbe.httpGet);
+      expect(c.startupProbe.periodSeconds * c.startupProbe.failureThreshold).toBeGreaterThanOrEqual(300);
+    }
+  });
+});
+
+describe('helm template with load balancer annotations', () => {
+  it("puts service.annotations on the edge's Service only", async () => {
+    const objects = await render(
+      '--set',
+      'service.type=LoadBalancer',
+      '--set-json',
+      'service.annotations={"lb.example.com/internal":"true"}',
+    );
+    expect(get(objects, 'Service', name('edge')).metadata.annotations).toEqual({ 'lb.example.com/internal': 'true' });
+    expect(get(objects, 'Service', name('chat')).metadata.annotations).toBeUndefined();
+  });
+});
+
+describe('helm template without the video service', () => {
+  it('leaves VIDEO_GRPC_URL unset, so the edge does not serve the video endpoints', async () => {
+    const objects = await render('--set', 'services.video.enabled=false');
+    expect(find(objects, 'Deployment', name('video'))).toBeUndefined();
+    const env = get(objects, 'ConfigMap', `${RELEASE}-unigate-env`).data;
+    expect(env).not.toHaveProperty('VIDEO_GRPC_URL');
+    expect(env.CHAT_GRPC_URL).toBe(`${name('chat')}:50051`);
+  });
+});
+
+describe('helm template with a numeric image tag', () => {
+  it('renders the tag as written in a values file without quotes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'unigate-helm-'));
+    const values = join(dir, 'values.yaml');
+    writeFileSync(values, 'image:\n  tag: 2\n');
+    try {
+      const objects = await render('-f', values);
+      expect(container(get(objects, 'Deployment', name('edge'))).image).toBe('ghcr.io/unigate/unigate:2');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

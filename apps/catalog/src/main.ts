@@ -2,4 +2,4 @@ import '@unigate/platform/telemetry-register';
 import { runService } from '@unigate/platform/distributed';
 import { CatalogAppModule } from './catalog.module';
 
-runService({ name: 'catalog', module: CatalogAppModule, grpc: true });
+void runService({ name: 'catalog', module: CatalogAppModule, grpc: true, defaultHttpPort: 8081, defaultGrpcPort: 50051 });

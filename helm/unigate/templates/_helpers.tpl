@@ -41,7 +41,8 @@ app.kubernetes.io/component: {{ index . 1 }}
 {{- end }}
 
 {{- define "unigate.image" -}}
-{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- /* toString: a tag written unquoted in a values file (2, 1.10) arrives as a number. */}}
+{{- printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion | toString) }}
 {{- end }}
 
 {{- define "unigate.secretName" -}}
