@@ -10,7 +10,13 @@ import { join, relative, resolve } from 'node:path';
 import * as ts from 'typescript';
 
 const ROOT = resolve(__dirname, '../../..');
-const PACKAGES = readdirSync(join(ROOT, 'packages')).filter((d) => existsSync(join(ROOT, 'packages', d, 'package.json')));
+const workspaces = (folder: string) =>
+  readdirSync(join(ROOT, folder))
+    .filter((d) => existsSync(join(ROOT, folder, d, 'package.json')))
+    .map((d) => `${folder}/${d}`);
+const PACKAGES = workspaces('packages');
+/** The apps run from the image's pruned node_modules: they too may not borrow what they load. */
+const APPS = workspaces('apps');
 const BUILTINS = new Set(builtinModules);
 
 interface Manifest {
@@ -23,7 +29,7 @@ interface Manifest {
   optionalDependencies?: Record<string, string>;
 }
 
-const manifest = (dir: string): Manifest => JSON.parse(readFileSync(join(ROOT, 'packages', dir, 'package.json'), 'utf8')) as Manifest;
+const manifest = (dir: string): Manifest => JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')) as Manifest;
 
 /** The package's own code: what its build compiles (no specs, tests or their support). */
 function sourceFiles(dir: string): string[] {
@@ -36,7 +42,7 @@ function sourceFiles(dir: string): string[] {
       } else if (/\.ts$/.test(e.name) && !/\.(spec|test)\.ts$/.test(e.name)) out.push(p);
     }
   };
-  walk(join(ROOT, 'packages', dir, 'src'));
+  walk(join(ROOT, dir, 'src'));
   return out;
 }
 
@@ -73,7 +79,7 @@ function packageOf(specifier: string): string | undefined {
   return BUILTINS.has(name) ? undefined : name;
 }
 
-describe.each(PACKAGES)('packages/%s', (dir) => {
+describe.each([...PACKAGES, ...APPS])('%s', (dir) => {
   const pkg = manifest(dir);
 
   it('declares every package its code imports (none is borrowed from the root or another workspace)', () => {
@@ -89,6 +95,10 @@ describe.each(PACKAGES)('packages/%s', (dir) => {
     const undeclared = [...imported].filter(([name]) => !declared.has(name)).map(([name, file]) => `${name} (${file})`);
     expect(undeclared).toEqual([]);
   });
+});
+
+describe.each(PACKAGES)('%s', (dir) => {
+  const pkg = manifest(dir);
 
   it('packs its build, not its sources and tests: files lists dist, which holds main and types', () => {
     expect(pkg.files).toContain('dist');
