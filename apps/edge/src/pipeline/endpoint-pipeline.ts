@@ -202,6 +202,7 @@ export class EndpointPipeline {
     const logger = this.deps.logger;
     const failure = (err: unknown) => toGatewayError(err, logger, call.request_id);
     const sse = spec.sse;
+    let last: unknown;
     await streamReply<unknown>(reply, {
       open: (signal) => settledAtEnd(service.stream(call, signal, clock.meter, admittance.pending), admittance, clock.meter),
       beforeHeaders: () => clock.stamp(),
@@ -215,11 +216,16 @@ export class EndpointPipeline {
           }
         : {
             headers: SSE_HEADERS,
-            frame: (item) =>
-              item instanceof JsonText ? sseFrame(item.event, item.text) : sseFrame(sse?.eventName?.(item), JSON.stringify(item)),
+            frame: (item) => {
+              last = item;
+              return item instanceof JsonText ? sseFrame(item.event, item.text) : sseFrame(sse?.eventName?.(item), JSON.stringify(item));
+            },
             trailer: sse?.terminator && sseFrame(undefined, sse.terminator),
             failure: (err, sent) => {
-              const event = sse ? sse.error(failure(err), call.request_id, sent) : { data: { error: { message: failure(err).message } } };
+              const told = sse?.ended?.(last) === true;
+              const gatewayError = failure(err); // an unexpected one is logged either way
+              if (told) return '';
+              const event = sse ? sse.error(gatewayError, call.request_id, sent) : { data: { error: { message: gatewayError.message } } };
               return sseFrame(event.event, JSON.stringify(event.data));
             },
           }),

@@ -749,6 +749,36 @@ export function responsesSuite(start: (env: Record<string, string>) => Promise<S
     const data = JSON.parse(last.data);
     expect(data).toMatchObject({ type: 'response.failed', response: { status: 'failed', error: { code: 'server_error' } } });
     expect(data.sequence_number).toBe(events.length - 1);
+    expect(events.filter((e) => e.event === 'response.failed')).toHaveLength(1);
+    // The response so far, as OpenAI ends a failed stream: the created response's id, model and time,
+    // and the message being written, `incomplete`, with the text that went out.
+    const created = JSON.parse(events[0].data).response;
+    const text = events
+      .filter((e) => e.event === 'response.output_text.delta')
+      .map((e) => JSON.parse(e.data).delta)
+      .join('');
+    expect(text.length).toBeGreaterThan(0);
+    expect(data.response).toMatchObject({ id: created.id, model: 'gamma-2.5-flash', created_at: created.created_at });
+    expect(data.response.output).toEqual([
+      expect.objectContaining({ type: 'message', status: 'incomplete', content: [expect.objectContaining({ type: 'output_text', text })] }),
+    ]);
+  });
+
+  it("a failed stream read by the SDK: its final response is the failed one, with the model's name", async () => {
+    await fetch(`${stack.simUrl}/_sim/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ match: { model: 'gamma-2.5-flash' }, cut_after_chunks: 2, count: 1 }),
+    });
+    const types: string[] = [];
+    let failed: OpenAI.Responses.Response | undefined;
+    const stream = await client.responses.create({ model: 'gamma-2.5-flash', input: 'Tell me about tides', stream: true });
+    for await (const event of stream) {
+      types.push(event.type);
+      if (event.type === 'response.failed') failed = event.response;
+    }
+    expect(types.at(-1)).toBe('response.failed');
+    expect(failed).toMatchObject({ status: 'failed', model: 'gamma-2.5-flash', error: { code: 'server_error' } });
   });
 
   it('rejects a request for a model of another kind', async () => {

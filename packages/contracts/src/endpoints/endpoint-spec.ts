@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type { ModelInfo, ModelKind } from '../catalog';
 import { GatewayError, type ErrorShape } from '../errors';
 import type { Usage, UsageUnit } from '../pricing';
-import type { Attachment } from '../ports';
+import type { Attachment, JsonText } from '../ports';
 import { parseOrError } from '../validation';
 
 /** The service that owns an endpoint's calls (one gRPC hop from the edge in distributed mode). */
@@ -57,6 +57,11 @@ export interface SseFraming<Ev> {
   terminator?: string;
   /** A failure after the stream began, as this protocol reports it; `sent` items went out before it. */
   error(err: GatewayError, requestId: string, sent: number): { event?: string; data: unknown };
+  /**
+   * The item ended the stream (a terminal event). A failure after it writes nothing more: the service
+   * told the failure itself, with what only it knew (a translated Responses stream's output so far).
+   */
+  ended?(item: Ev | JsonText): boolean;
 }
 
 export interface EndpointSpec<Req = unknown, Res = unknown, Ev = unknown> {

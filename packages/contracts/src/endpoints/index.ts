@@ -15,7 +15,7 @@ export { planChatCompletion, worstCaseUsage, outputCeiling, DEFAULT_OUTPUT_CAP }
 export { MODEL_RULES, EVERY_MODEL, type ModelRuleSet } from './chat-completions/rules-by-model';
 export type { ChatRule, ChatRuleInput } from './chat-completions/chat-rule';
 export { messagesSpec, countTokensSpec } from './messages/endpoint';
-export { responsesSpec, responseIdFor } from './responses/endpoint';
+export { responsesSpec, responseIdFor, responseFailure } from './responses/endpoint';
 export * from './embeddings/endpoint';
 export * from './speech/endpoint';
 export * from './images/edits-endpoint';

@@ -3,8 +3,9 @@
  * chat model — natively where the upstream speaks it, translated from chat completions elsewhere.
  * Errors are Shape B; a stream that fails after it began ends with `response.failed`.
  */
-import { renderShapeB } from '../../errors';
-import { responsesStreamEventSchema, type ResponsesStreamEvent } from '../../responses/events';
+import { renderShapeB, type GatewayError } from '../../errors';
+import { JsonText } from '../../ports';
+import { RESPONSES_TERMINAL_EVENTS, responsesStreamEventSchema, type ResponsesStreamEvent } from '../../responses/events';
 import { responsesRequestSchema, type ResponsesRequest } from '../../responses/request';
 import { responsesResponseSchema, type ResponsesResponse } from '../../responses/response';
 import { fixedShape, type EndpointSpec } from '../endpoint-spec';
@@ -14,6 +15,13 @@ import { planResponses } from './responses-plan';
 export function responseIdFor(requestId: string): string {
   return `resp_${requestId.replace(/^req_/, '')}`;
 }
+
+/** The `error` of a failed response, as OpenAI writes it (Codex retries a rate_limit_exceeded). */
+export function responseFailure(err: GatewayError): { code: string; message: string } {
+  return { code: err.status === 429 ? 'rate_limit_exceeded' : 'server_error', message: renderShapeB(err).error.message };
+}
+
+const TERMINAL: ReadonlySet<string> = new Set(RESPONSES_TERMINAL_EVENTS);
 
 export const responsesSpec: EndpointSpec<ResponsesRequest, ResponsesResponse, ResponsesStreamEvent> = {
   name: 'responses',
@@ -33,19 +41,15 @@ export const responsesSpec: EndpointSpec<ResponsesRequest, ResponsesResponse, Re
   sse: {
     eventName: (ev) => ev.type,
     // The terminal event Codex and the SDK read a mid-stream failure from; numbered after what went out.
+    // A translated stream writes its own, with the response so far; this one knows only the failure.
     error: (err, requestId, sent) => ({
       event: 'response.failed',
       data: {
         type: 'response.failed',
         sequence_number: sent,
-        response: {
-          id: responseIdFor(requestId),
-          object: 'response',
-          status: 'failed',
-          output: [],
-          error: { code: err.status === 429 ? 'rate_limit_exceeded' : 'server_error', message: renderShapeB(err).error.message },
-        },
+        response: { id: responseIdFor(requestId), object: 'response', status: 'failed', output: [], error: responseFailure(err) },
       },
     }),
+    ended: (item) => TERMINAL.has(item instanceof JsonText ? (item.event ?? '') : item.type),
   },
 };

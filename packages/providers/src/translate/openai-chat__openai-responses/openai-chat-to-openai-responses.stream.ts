@@ -11,11 +11,20 @@
  *   closing an item   → its *.done events, then output_item.done
  *   the end           → response.completed (response.incomplete when cut by max_output_tokens),
  *                       carrying the whole response and its usage
+ *   a failure         → response.failed with the response so far (once the stream began)
  *
  * Every event carries the next sequence_number. Reasoning and text close when the other kind starts;
  * tool calls stay open until the finish, so fragments of parallel calls can interleave.
  */
-import type { ChatCompletionChunk, ChatUsage, FinishReason, ResponsesOutputItem, ResponsesStreamEvent } from '@unigate/contracts';
+import {
+  GatewayError,
+  responseFailure,
+  type ChatCompletionChunk,
+  type ChatUsage,
+  type FinishReason,
+  type ResponsesOutputItem,
+  type ResponsesStreamEvent,
+} from '@unigate/contracts';
 import {
   itemId,
   itemStatusAt,
@@ -77,6 +86,36 @@ export class ChatToResponsesStream {
       this.closeAll(emit);
     }
     return out;
+  }
+
+  /**
+   * The terminal event of a stream the upstream broke off: response.failed carrying the response so
+   * far (model, created_at, the items written, the one being written `incomplete`), as OpenAI ends a
+   * failed stream. Nothing closes with *.done events: the items did not finish.
+   */
+  fail(err: GatewayError): Event[] {
+    const out: Event[] = [];
+    const output = [...this.output];
+    const open = this.text;
+    if (open) {
+      output[open.index] =
+        open.kind === 'message'
+          ? messageItem(open.id, open.text, 'incomplete')
+          : reasoningItem(open.id, this.summary ? open.text : null, 'incomplete');
+    }
+    for (const call of this.calls.values()) output[call.index] = this.callItem(call, 'incomplete');
+    const usage = this.usage && responsesUsage(this.usage);
+    const response = {
+      ...responseEnvelope(this.ctx, output, { status: 'failed', incomplete_details: null }, usage),
+      error: responseFailure(err),
+    };
+    this.emitter(out)({ type: 'response.failed', response });
+    return out;
+  }
+
+  /** Whether the stream began (response.created went out). */
+  get begun(): boolean {
+    return this.started;
   }
 
   /** The closing events, once the chunks ended normally. */
@@ -215,6 +254,13 @@ export async function* chatChunksToResponsesEvents(
   ctx: ResponseContext,
 ): AsyncGenerator<Event> {
   const translator = new ChatToResponsesStream(ctx);
-  for await (const chunk of chunks) yield* translator.push(chunk);
+  try {
+    for await (const chunk of chunks) yield* translator.push(chunk);
+  } catch (err) {
+    // Before the first event the call may still fail over or answer an HTTP error: only a stream
+    // that began ends with response.failed. The error goes on, for the usage and the logs.
+    if (translator.begun && GatewayError.is(err) && err.status !== 499) yield* translator.fail(err);
+    throw err;
+  }
   yield* translator.end();
 }

@@ -218,6 +218,51 @@ describe('chat answers → Responses', () => {
     expect(last.response.output.map((i) => i.status)).toEqual(['completed', 'incomplete']);
   });
 
+  it('ends a stream the upstream broke off with response.failed: the response so far, open items incomplete, then the error', async () => {
+    const cut = new GatewayError({ status: 502, code: 'upstream_error', message: 'upstream stream ended unexpectedly' });
+    async function* brokenOff(): AsyncGenerator<ChatCompletionChunk> {
+      let n = 0;
+      for await (const chunk of chunks()) {
+        if (chunk.choices[0]?.delta.tool_calls && ++n > 1) throw cut; // inside the tool call's arguments
+        yield chunk;
+      }
+    }
+    const out: ResponsesStreamEvent[] = [];
+    const run = (async () => {
+      for await (const ev of chatChunksToResponsesEvents(brokenOff(), context())) out.push(responsesStreamEventSchema.parse(ev));
+    })();
+    await expect(run).rejects.toBe(cut); // the error goes on, for the usage and the logs
+    const last = out.at(-1) as Extract<ResponsesStreamEvent, { type: 'response.failed' }>;
+    expect(last).toMatchObject({ type: 'response.failed', sequence_number: out.length - 1 });
+    expect(last.response).toMatchObject({
+      id: 'resp_abc',
+      model: 'gamma-2.5-flash',
+      created_at: 1700000000,
+      status: 'failed',
+      error: { code: 'server_error', message: 'upstream stream ended unexpectedly' },
+    });
+    expect(last.response.output.map((i) => [i.type, i.status])).toEqual([
+      ['reasoning', 'completed'],
+      ['message', 'completed'],
+      ['function_call', 'incomplete'],
+    ]);
+  });
+
+  it('leaves a failure before the first event to the caller (fail over, or an HTTP error)', async () => {
+    const refused = new GatewayError({ status: 503, code: 'upstream_error', message: 'overloaded' });
+    // eslint-disable-next-line require-yield
+    async function* none(): AsyncGenerator<ChatCompletionChunk> {
+      throw refused;
+    }
+    const out: unknown[] = [];
+    await expect(
+      (async () => {
+        for await (const ev of chatChunksToResponsesEvents(none(), context())) out.push(ev);
+      })(),
+    ).rejects.toBe(refused);
+    expect(out).toEqual([]);
+  });
+
   it('streams the typed event sequence, numbered, ending with the same response as the whole answer', async () => {
     const ctx = context({ reasoning: { summary: 'auto' } });
     const evs = await events(ctx);
