@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { EVENT_LOOP_SAMPLE_MS, metricsRegistry } from './metrics';
+import { EVENT_LOOP_SAMPLE_MS, httpDuration, metricsRegistry } from './metrics';
 
 /** The process's `nodejs_eventloop_lag_<stat>_seconds` as a scrape reads it (lag's collect first, as a scrape runs it). */
 async function lag(): Promise<Record<string, number>> {
@@ -29,5 +29,17 @@ describe('event-loop lag metrics', () => {
     const stalled = await lag();
     expect(stalled.max).toBeGreaterThanOrEqual(0.3);
     expect(stalled.max).toBeLessThan(1);
+  });
+});
+
+describe('request duration histogram', () => {
+  it('tells apart requests of minutes, as long as an upstream may take (10 minutes to its headers)', async () => {
+    httpDuration.labels('/spec').observe(90);
+    httpDuration.labels('/spec').observe(400);
+    const text = await metricsRegistry.getSingleMetricAsString('unigate_http_request_duration_seconds');
+    const bucket = (le: string) => Number(new RegExp(`_bucket\\{le="${le}",route="/spec"\\} (\\d+)`).exec(text)?.[1]);
+    expect(bucket('60')).toBe(0);
+    expect(bucket('120')).toBe(1);
+    expect(bucket('600')).toBe(2);
   });
 });

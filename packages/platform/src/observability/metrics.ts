@@ -45,7 +45,9 @@ export const httpDuration = new Histogram({
   name: 'unigate_http_request_duration_seconds',
   help: 'HTTP request duration (to the last byte for streams)',
   labelNames: ['route'] as const,
-  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  // Up to 10 minutes: an upstream may take that long to an answer's headers, and long generations
+  // stream for minutes; with 60 s the last bucket, every one of them was only "more than a minute".
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
   registers: [metricsRegistry],
 });
 

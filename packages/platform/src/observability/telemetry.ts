@@ -40,22 +40,38 @@ export function startTelemetry(serviceName: string): void {
   const { getNodeAutoInstrumentations } =
     require('@opentelemetry/auto-instrumentations-node') as typeof import('@opentelemetry/auto-instrumentations-node');
   /* eslint-enable @typescript-eslint/no-require-imports */
-  const instrumentations = getNodeAutoInstrumentations({
-    ...Object.fromEntries(
-      [
-        '@opentelemetry/instrumentation-fs',
-        '@opentelemetry/instrumentation-dns',
-        '@opentelemetry/instrumentation-net',
-        '@opentelemetry/instrumentation-nestjs-core',
-        '@opentelemetry/instrumentation-runtime-node',
-        '@opentelemetry/instrumentation-pino',
-      ].map((n) => [n, { enabled: false }]),
-    ),
-    // Calls on a Session stream get spans of their own (grpc/session-tracing.ts), not the stream's.
-    '@opentelemetry/instrumentation-grpc': { ignoreGrpcMethods: ['Session'] },
-  }).filter((i) => ENABLED.includes(i.instrumentationName));
+  const instrumentations = onlyOurInstrumentations(() =>
+    getNodeAutoInstrumentations({
+      // Calls on a Session stream get spans of their own (grpc/session-tracing.ts), not the stream's.
+      '@opentelemetry/instrumentation-grpc': { ignoreGrpcMethods: ['Session'] },
+    }),
+  );
   sdk = new Sdk({ instrumentations });
   sdk.start();
+}
+
+/**
+ * getNodeAutoInstrumentations constructs every instrumentation it knows (~40), and each one patches
+ * its library as it is constructed: dropping it from the list handed to the SDK afterwards left it
+ * patching and emitting spans (the AWS SDK's in media and video, Express, OpenAI's client). Its own
+ * OTEL_NODE_ENABLED_INSTRUMENTATIONS makes it construct only ours; an operator's list of that name
+ * can narrow them further, and OTEL_NODE_DISABLED_INSTRUMENTATIONS still applies.
+ */
+function onlyOurInstrumentations<T>(build: () => T[]): T[] {
+  const variable = 'OTEL_NODE_ENABLED_INSTRUMENTATIONS';
+  const operators = process.env[variable];
+  const ours = ENABLED.map((name) => name.replace('@opentelemetry/instrumentation-', ''));
+  const allowed = operators ? operators.split(',').map((name) => name.trim()) : ours;
+  const names = ours.filter((name) => allowed.includes(name));
+  // An empty list would read as unset, which enables them all.
+  if (names.length === 0) return [];
+  process.env[variable] = names.join(',');
+  try {
+    return build();
+  } finally {
+    if (operators === undefined) delete process.env[variable];
+    else process.env[variable] = operators;
+  }
 }
 
 export async function stopTelemetry(): Promise<void> {

@@ -1,0 +1,73 @@
+/**
+ * What an operator reads, as a client could try to spoil it: a client's made-up model names and paths
+ * must not become metric series, and no key, token or prompt may reach a log line (at the most
+ * verbose level) or an exported span.
+ */
+import { metricSeries, scrapeMetrics } from '@unigate/testing';
+import { eventually } from './support/admin';
+import { startCollector } from './support/otlp-collector';
+import { startStandalone, type Stack } from './support/stacks';
+
+describe('standalone: observability a client cannot spoil', () => {
+  let stack: Stack;
+  let collector: Awaited<ReturnType<typeof startCollector>>;
+
+  beforeAll(async () => {
+    collector = await startCollector();
+    stack = await startStandalone({
+      LOG_LEVEL: 'trace',
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    await collector?.close();
+  });
+
+  const post = (key: string, body: unknown) =>
+    fetch(`${stack.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  it('keeps metric labels to the catalogue and the routes, and secrets out of logs and spans', async () => {
+    const prompt = `prompt-${Math.random().toString(36).slice(2)}`;
+    const wrongKey = `sk-wrong${Math.random().toString(36).slice(2)}`;
+    const invented = [1, 2, 3].map((i) => `invented-model-${i}-${Math.random().toString(36).slice(2)}`);
+    const ids = [1, 2, 3].map(() => Math.random().toString(36).slice(2));
+
+    const ok = await post(stack.apiKey, { model: 'sigma-sonnet-4-6', messages: [{ role: 'user', content: prompt }] });
+    expect(ok.status).toBe(200);
+    await ok.text();
+    for (const model of invented) {
+      const res = await post(stack.apiKey, { model, messages: [{ role: 'user', content: prompt }] });
+      expect(res.status).toBe(404);
+      await res.text();
+    }
+    for (const id of ids) await (await fetch(`${stack.baseURL}/responses/${id}`, { method: 'DELETE' })).text();
+    for (const id of ids) await (await fetch(`${stack.origin}/${id}`)).text();
+    expect((await post(wrongKey, { model: 'sigma-sonnet-4-6', messages: [] })).status).toBe(401);
+
+    const metrics = await scrapeMetrics(stack.origin, stack.adminToken);
+    for (const made of [...invented, ...ids]) expect(metrics).not.toContain(made);
+    expect(metricSeries(metrics, 'unigate_rejections_total', { model: 'other', reason: '404' })[0]?.value).toBeGreaterThanOrEqual(3);
+    // Every route label is a registered path (its parameters as :name) or "unmatched".
+    for (const { labels } of metricSeries(metrics, 'unigate_http_requests_total'))
+      expect(labels.route).toMatch(/^(\/[a-z0-9_.:/-]*|unmatched)$/i);
+
+    await eventually(
+      async () => collector.spans.some((s) => s.service === 'unigate-standalone' && s.attributes['url.path'] === '/v1/chat/completions'),
+      Boolean,
+    );
+    const exported = JSON.stringify(collector.spans);
+    const logs = stack.processes[0].logs();
+    for (const secret of [stack.apiKey, stack.adminToken, wrongKey, prompt]) {
+      expect(exported).not.toContain(secret);
+      expect(logs).not.toContain(secret);
+    }
+  });
+});

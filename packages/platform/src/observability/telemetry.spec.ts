@@ -1,0 +1,64 @@
+import { diag, DiagLogLevel } from '@opentelemetry/api';
+
+/** What the spec needs of an instrumentation: to undo its patches. */
+interface Instrumentation {
+  disable(): void;
+}
+
+// The SDK itself is not started: what matters is which instrumentations exist (each one patches its
+// library as it is constructed), and the SDK is handed the list it would start.
+const started: Instrumentation[][] = [];
+jest.mock('@opentelemetry/sdk-node', () => ({
+  NodeSDK: class {
+    constructor(private readonly config: { instrumentations: Instrumentation[] }) {}
+    start() {
+      started.push(this.config.instrumentations);
+    }
+    async shutdown() {}
+  },
+}));
+
+import { startTelemetry, stopTelemetry, tracingConfigured } from './telemetry';
+
+const OURS = ['http', 'grpc', 'kafkajs', 'undici', 'pg', 'ioredis'].map((n) => `@opentelemetry/instrumentation-${n}`);
+
+/** Starts telemetry with `env` set and returns the instrumentations constructed, by name. */
+async function constructedWith(env: Record<string, string>): Promise<string[]> {
+  const saved = { ...process.env };
+  const loaded: string[] = [];
+  const record = (message: string) => {
+    const name = /^Loading instrumentation for (.+)$/.exec(message)?.[1];
+    if (name) loaded.push(name);
+  };
+  diag.setLogger({ debug: record, verbose: () => {}, info: () => {}, warn: () => {}, error: () => {} }, DiagLogLevel.DEBUG);
+  try {
+    Object.assign(process.env, { OTEL_TRACES_EXPORTER: 'otlp' }, env);
+    startTelemetry('spec');
+    expect(process.env.OTEL_NODE_ENABLED_INSTRUMENTATIONS).toBe(env.OTEL_NODE_ENABLED_INSTRUMENTATIONS);
+    return loaded;
+  } finally {
+    diag.disable();
+    for (const i of started.flat()) i.disable();
+    started.length = 0;
+    await stopTelemetry();
+    process.env = saved;
+  }
+}
+
+describe('telemetry', () => {
+  it('is off without an exporter', () => {
+    expect(tracingConfigured({})).toBe(false);
+    expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe(true);
+    expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' })).toBe(false);
+    expect(tracingConfigured({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe(false);
+  });
+
+  it('constructs only the instrumentations it uses: the others would patch their libraries all the same', async () => {
+    expect((await constructedWith({})).sort()).toEqual([...OURS].sort());
+  });
+
+  it("narrows them to an operator's OTEL_NODE_ENABLED_INSTRUMENTATIONS, never widens them", async () => {
+    expect(await constructedWith({ OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'http,express' })).toEqual(['@opentelemetry/instrumentation-http']);
+    expect(await constructedWith({ OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'express' })).toEqual([]);
+  });
+});
