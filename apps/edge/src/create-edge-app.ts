@@ -118,7 +118,7 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
   registerAnsweringTimeout(fastify);
   registerJsonBodyParser(fastify);
   registerBodyDecoding(fastify, BODY_LIMIT_BYTES);
-  registerRequestHooks(fastify);
+  registerRequestHooks(fastify, logger);
 
   const auth = new Authenticator(ports.billing, {
     ttlMs: opts.keyCacheTtlMs ?? keyCacheTtlFromEnv(),

@@ -85,7 +85,7 @@ describe('MCP tools of file and byte capabilities (stand-in specs on the real pi
   const holds: number[] = [];
 
   beforeAll(async () => {
-    const logger = createLogger('mcp-media-tools-test');
+    const logger = createLogger('mcp-media-tools-test', 'silent');
     const specs = [imageEditSpec, speechSpec];
     const auth = new Authenticator({ authenticate: async (hash: string) => (hash === hashApiKey(KEY) ? TEST_PRINCIPAL : null) } as never);
     const catalog = {
@@ -118,7 +118,7 @@ describe('MCP tools of file and byte capabilities (stand-in specs on the real pi
     });
     fastify = Fastify();
     registerJsonBodyParser(fastify);
-    registerRequestHooks(fastify);
+    registerRequestHooks(fastify, logger);
     registerEndpoints(fastify, pipeline, auth, logger, specs);
     registerMcp(fastify, { auth, billing: {} as never, catalog, specs, logger });
     await fastify.listen({ port: 0, host: '127.0.0.1' });

@@ -34,6 +34,33 @@ describe('standalone: observability a client cannot spoil', () => {
       body: JSON.stringify(body),
     });
 
+  it("writes one access line per request, which the answer's x-request-id finds", async () => {
+    const ok = await post(stack.apiKey, { model: 'sigma-sonnet-4-6', messages: [{ role: 'user', content: 'access line' }] });
+    await ok.text();
+    const refused = await post(stack.apiKey, { model: 'sigma-sonnet-4-6', messages: 'not a list' });
+    await refused.text();
+    await (await fetch(`${stack.origin}/health/ready`)).text();
+    const lines = () =>
+      stack.processes[0]
+        .logs()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((l) => l.msg === 'request');
+    const line = async (id: string | null) => (await eventually(async () => lines().find((l) => l.request_id === id), Boolean))!;
+    expect(await line(ok.headers.get('x-request-id'))).toMatchObject({
+      level: 'info',
+      method: 'POST',
+      route: '/v1/chat/completions',
+      status: 200,
+      ms: expect.any(Number),
+      key_id: expect.any(String),
+    });
+    expect(await line(refused.headers.get('x-request-id'))).toMatchObject({ route: '/v1/chat/completions', status: 400 });
+    // Probes and scrapes come every few seconds: they make no access lines.
+    expect(lines().filter((l) => String(l.route).startsWith('/health'))).toEqual([]);
+  });
+
   it('keeps metric labels to the catalogue and the routes, and secrets out of logs and spans', async () => {
     const prompt = `prompt-${Math.random().toString(36).slice(2)}`;
     const wrongKey = `sk-wrong${Math.random().toString(36).slice(2)}`;

@@ -47,8 +47,8 @@ export const BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 export function replyWithError(err: unknown, request: FastifyRequest, reply: FastifyReply, logger: Logger) {
   if (reply.sent || reply.raw.headersSent) return;
   if (clientLeft(err, request)) {
-    // Not our failure and no one to answer: one info line (an upload storm must not flood the log).
-    logger.info({ request_id: String(request.id), method: request.method, url: request.url }, 'client aborted the request');
+    // Not our failure and no one to answer: its access line (status 499) records it.
+    logger.debug({ request_id: String(request.id), method: request.method, url: request.url }, 'client aborted the request');
     reply.raw.destroy();
     return;
   }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { httpDuration, httpRequests, processIds } from '@unigate/platform';
+import { httpDuration, httpRequests, processIds, type Logger } from '@unigate/platform';
 
 // 64 random bits per process and a counter: unique across replicas and restarts (the id is also the
 // hold's and the ledger entry's key).
@@ -13,7 +13,16 @@ export function newRequestId(): string {
 type CounterChild = ReturnType<typeof httpRequests.labels>;
 type HistogramChild = ReturnType<typeof httpDuration.labels>;
 
-export function registerRequestHooks(fastify: FastifyInstance): void {
+/** Probes and scrapes come every few seconds: an access line each would bury the requests. */
+const QUIET_ROUTES = /^\/(health|metrics)\b/;
+
+/**
+ * Request ids, the request metrics and one access line per request (`request`, at info: method,
+ * route, status, ms, and the key's id once known), which a client's x-request-id finds.
+ */
+export function registerRequestHooks(fastify: FastifyInstance, logger: Logger): void {
+  // Its fields are fixed here and hold no secret: no redaction pass (it was 40% of the line's ~9 µs).
+  const access = logger.child({}, { redact: [] });
   // Label children looked up once per route and status (a route is a registered path, never user input).
   const counted = new Map<string, CounterChild>();
   const timed = new Map<string, HistogramChild>();
@@ -26,6 +35,11 @@ export function registerRequestHooks(fastify: FastifyInstance): void {
     let histogram = timed.get(route);
     if (!histogram) timed.set(route, (histogram = httpDuration.labels(route)));
     histogram.observe(elapsedMs / 1000);
+    if (!QUIET_ROUTES.test(route)) {
+      const key_id = request.principal?.key_id;
+      const ms = Math.round(elapsedMs * 10) / 10;
+      access.info({ request_id: request.id, method: request.method, route, status, ms, ...(key_id && { key_id }) }, 'request');
+    }
   };
   // Callback hooks: no promise per request for what is synchronous.
   fastify.addHook('onRequest', (request, reply, done) => {
