@@ -29,7 +29,7 @@ export interface NodeProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
   /** SIGKILL at once (a crash: no shutdown hook runs); resolves once the process has exited. */
   kill(): Promise<void>;
-  /** Everything the process wrote to stdout and stderr so far (the last ~1 MB), for failure messages. */
+  /** Everything the process wrote to stdout and stderr so far (the last 1–2 MB), for failure messages. */
   logs(): string;
   /** Exit code or signal once the process has exited, else undefined. */
   exited(): string | undefined;
@@ -76,7 +76,9 @@ export async function startNodeProcess(options: StartNodeProcessOptions): Promis
   const echo = process.env.UNIGATE_TEST_ECHO_LOGS === '1';
   const capture = (chunk: Buffer) => {
     output += chunk.toString('utf8');
-    if (output.length > LOG_LIMIT) output = output.slice(-LOG_LIMIT);
+    // Trimmed once it doubles: trimming at every chunk past the limit copied a megabyte per chunk, and
+    // a gateway under load (one access line a request) made the reader fall behind its pipe.
+    if (output.length > 2 * LOG_LIMIT) output = output.slice(-LOG_LIMIT);
     if (echo) process.stderr.write(`[${name}] ${chunk.toString('utf8')}`);
   };
   child.stdout?.on('data', capture);
