@@ -7,6 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { GatewayError, type AccountMoney, type KeyPrincipal } from '@unigate/contracts';
 import { freePort, redisUrl, uniqueName, waitFor } from '@unigate/testing';
 import {
@@ -415,6 +416,38 @@ describe('RedisReservations when Redis cannot be reached', () => {
     await expect(store.checkReady()).rejects.toThrow(/redis/);
   });
 
+  it('an admission that timed out on a hung Redis holds nothing once Redis catches up and runs it', async () => {
+    // A hung Redis (paused, overloaded): the connection stays open and what is sent waits in it.
+    const proxy = await freezableProxy(Number(new URL(redisUrl()).port || 6379));
+    try {
+      const prefix = `${uniqueName('res')}:`;
+      const viaProxy = track(
+        new RedisReservations(connectRedisForReservations(`redis://127.0.0.1:${proxy.port}`), { keyPrefix: prefix, load }),
+      );
+      await untilReady(viaProxy);
+      const p = key({ concurrency: 1 }, randomUUID(), account(1_000));
+      const first = await acquire(viaProxy, p, 10); // the account's money is now in Redis
+      await first.refund();
+      await first.finish();
+      proxy.freeze();
+      await expect(acquire(viaProxy, p, 10)).rejects.toMatchObject({ status: 503, code: 'limits_unavailable' });
+      proxy.thaw();
+      // The key's one slot and the whole balance are free again, not held for their TTLs (5 and 10 min).
+      const direct = await readyRedis(prefix);
+      await waitFor(
+        'the slot and the money of the admission that timed out',
+        () =>
+          acquire(direct, p, 1_000).then(
+            () => true,
+            () => false,
+          ),
+        3_000,
+      );
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('a slot or hold given back while Redis is away resolves anyway (it expires by its TTL)', async () => {
     const store = await readyRedis(`${uniqueName('res')}:`);
     const lease = await acquire(store, key({ concurrency: 1 }, randomUUID(), account(1_000)), 10);
@@ -423,3 +456,33 @@ describe('RedisReservations when Redis cannot be reached', () => {
     await expect(lease.refund()).resolves.toBeUndefined();
   });
 });
+
+/** A TCP proxy to Redis whose client-to-server bytes can be held back (freeze) and then let through (thaw). */
+async function freezableProxy(target: number) {
+  let frozen = false;
+  const held: Array<() => void> = [];
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = createConnection(target, '127.0.0.1');
+    client.on('data', (chunk) => (frozen ? held.push(() => upstream.write(chunk)) : upstream.write(chunk)));
+    upstream.pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+    client.on('error', () => undefined);
+    upstream.on('error', () => undefined);
+    sockets.add(client).add(upstream);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as { port: number }).port,
+    freeze: () => (frozen = true),
+    thaw: () => {
+      frozen = false;
+      for (const send of held.splice(0)) send();
+    },
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}

@@ -126,8 +126,13 @@ export class RedisReservations implements Reservations {
     const keys = this.keys(principal);
     const leaseId = leaseIdFor(requestId);
     const holdTtl = holdTtlMs(req.ttl_seconds);
-    const run = () =>
+    const admit = () =>
       this.redis.unigateAdmit(...keys, rpm, max, leaseId, this.windowMs, this.ttlMs, Math.max(0, amount), requestId, holdTtl);
+    const run = () =>
+      admit().catch((err: unknown) => {
+        this.undoAdmission(keys, leaseId, holdIdOf(req), rpm, max);
+        throw err;
+      });
     let [verdict, detail] = await this.call(run, principal, requestId);
     if (verdict === 3) {
       // The account's money is not in Redis (first use, or Redis restarted): load it from the ledger.
@@ -284,6 +289,23 @@ export class RedisReservations implements Reservations {
     keys[0] = `${tag}:rate`;
     keys[1] = `${tag}:slots`;
     return keys;
+  }
+
+  /**
+   * An admission that timed out here (Redis hung, its connection still open) still runs once Redis
+   * catches up, and its hold, slot and rate entry would outlive the 503 its caller got until their TTLs
+   * (10 and 5 minutes: a key with max_concurrency locked out, money reserved for nothing; QA probe,
+   * 2026-12-01). Dropping them is sent after it on the same connection, so Redis runs it after the
+   * admission; where nothing was recorded it changes nothing. The edge admits a request id once, so
+   * no other admission is undone.
+   */
+  private undoAdmission(keys: Keys5, leaseId: string, holdId: string | null, rpm: number, max: number): void {
+    void Promise.all([
+      holdId ? this.redis.unigateRelease(...keys, holdId, '', '', 'update') : undefined,
+      rpm > 0 ? this.redis.zrem(keys[0], leaseId) : undefined,
+      max > 0 ? this.redis.zrem(keys[1], leaseId) : undefined,
+      // Redis unreachable: the admission's failure is logged already, and whatever it recorded expires.
+    ]).catch(() => undefined);
   }
 
   private warn(msg: string, err: unknown, requestId: string): void {

@@ -12,6 +12,9 @@ describe('GatewayError across gRPC', () => {
   it.each([
     ['UNAVAILABLE', GrpcStatus.UNAVAILABLE],
     ['DEADLINE_EXCEEDED', GrpcStatus.DEADLINE_EXCEEDED],
+    // A service shutting down past its deadline cancels the calls it still runs (forceShutdown): a
+    // stream cut by a SIGTERM read "Internal error … This is a bug" (QA probe, 2026-12-01).
+    ['CANCELLED by the server', GrpcStatus.CANCELLED],
   ])('%s without a typed error is a 503 to retry', (_name, code) => {
     const err = fromGrpcError({ code, details: 'whatever the transport said' });
     expect(err).toBeInstanceOf(GatewayError);

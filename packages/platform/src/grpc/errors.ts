@@ -37,7 +37,10 @@ export function fromGrpcError(err: unknown): Error {
       /* fall through */
     }
   }
-  if (e?.code === GrpcStatus.UNAVAILABLE || e?.code === GrpcStatus.DEADLINE_EXCEEDED) return serviceUnavailable();
+  // CANCELLED here is the server's doing: a service past its shutdown deadline cancels the calls it
+  // still runs. A caller that cancels its own call is answered with its signal's reason before this.
+  if (e?.code === GrpcStatus.UNAVAILABLE || e?.code === GrpcStatus.DEADLINE_EXCEEDED || e?.code === GrpcStatus.CANCELLED)
+    return serviceUnavailable();
   return err instanceof Error ? err : new Error(String(err));
 }
 

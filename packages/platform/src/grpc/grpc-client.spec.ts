@@ -1,10 +1,12 @@
 /**
  * unary() against a real gRPC server whose handler never answers (a hung service): the deadline ends
  * the call with a 503, a signal cancels it, and a bare AbortSignal is still taken as the signal. A
- * method the server does not have (UNIMPLEMENTED) is a 503 too.
+ * method the server does not have (UNIMPLEMENTED) is a 503 too. A service that is down is tried again
+ * at most RECONNECT_BACKOFF_MAX_MS apart, so calls find it soon after it is back.
  */
+import { createServer } from 'node:net';
 import type { CatalogServiceHandlers } from '@unigate/proto';
-import { grpcClient, unary } from './grpc-client';
+import { grpcClient, RECONNECT_BACKOFF_MAX_MS, unary } from './grpc-client';
 import { startGrpcServer, type GrpcServer } from './grpc-server';
 
 let server: GrpcServer;
@@ -46,3 +48,27 @@ test('a method the service does not have (a service of the previous version, mid
     retryable: true,
   });
 });
+
+test('a service that is down is tried again at most RECONNECT_BACKOFF_MAX_MS apart, not up to the 120 s of grpc-js', async () => {
+  // A port whose every connection is closed at once, as a service that is down answers; grpc-js backs
+  // off between attempts by itself (no call needed). Its default waits 1, 1.6, 2.6, 4.1 s… in these 12 s.
+  const attempts: number[] = [];
+  const down = createServer((socket) => {
+    attempts.push(performance.now());
+    socket.destroy();
+  });
+  await new Promise<void>((r) => down.listen(0, '127.0.0.1', r));
+  const port = (down.address() as { port: number }).port;
+  const downClient = grpcClient('catalog', `127.0.0.1:${port}`);
+  try {
+    downClient.getChannel().getConnectivityState(true);
+    await new Promise((r) => setTimeout(r, 12_000));
+  } finally {
+    downClient.close();
+    await new Promise((r) => down.close(r));
+  }
+  const gaps = attempts.slice(1).map((t, i) => t - attempts[i]);
+  expect(gaps.length).toBeGreaterThanOrEqual(5);
+  // grpc-js adds up to 20 % of jitter to each wait.
+  expect(Math.max(...gaps)).toBeLessThan(RECONNECT_BACKOFF_MAX_MS * 1.2 + 250);
+}, 20_000);
