@@ -10,6 +10,7 @@ export function banner(o: {
 }): string {
   // A key or token the operator supplied is referenced, not echoed: it may be a production secret.
   const keyRef = o.keyFromEnv ? '$UNIGATE_BOOTSTRAP_KEY' : o.apiKey;
+  const origin = o.baseUrl.replace(/\/v1$/, '');
   const curl = [
     `curl ${o.baseUrl}/chat/completions \\`,
     `  -H "Authorization: Bearer ${keyRef}" \\`,
@@ -23,6 +24,8 @@ export function banner(o: {
     `  Base URL     ${o.baseUrl}`,
     `  Admin token  ${o.tokenFromEnv ? 'from UNIGATE_ADMIN_TOKEN' : `${o.adminToken}   (kept in ${o.dataDir}/admin-token)`}   (Authorization: Bearer … on /admin/v1/*)`,
     `  API key      ${o.keyFromEnv ? 'from UNIGATE_BOOTSTRAP_KEY' : `${o.apiKey}   (kept in ${o.dataDir}/bootstrap-key)`}`,
+    `  API docs     ${origin}/docs   (OpenAPI: ${origin}/openapi.json; MCP: ${origin}/mcp)`,
+    `  Dashboard    ${origin}/dashboard   (sign up, keys, usage)`,
     `  Simulator    ${o.simUrl}   (default upstream for every model)`,
     `  Data         ${o.dataDir}`,
     '',

@@ -44,7 +44,28 @@ test('a start that fails once the database runs exits 1 saying why, and its data
     const key = readFileSync(join(dataDir, 'bootstrap-key'), 'utf8').trim();
     const res = await fetch(`http://127.0.0.1:${port}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
+    // The banner's addresses answer: the reference and the dashboard (via its log-in page), and the
+    // bare address leads a browser to the dashboard.
+    const banner = await waitForBanner(gateway.logs);
+    for (const label of ['API docs', 'Dashboard']) {
+      const url = new RegExp(`^ {2}${label} +(http\\S+)`, 'm').exec(banner)?.[1];
+      expect(url).toBeDefined();
+      expect((await fetch(url!)).status).toBe(200);
+    }
+    const root = await fetch(`http://127.0.0.1:${port}/`, { redirect: 'manual' });
+    expect(root.status).toBe(303);
+    expect(root.headers.get('location')).toBe('/dashboard');
   } finally {
     await gateway.stop();
   }
 });
+
+/** The process's output once `npm start`'s banner is in it. */
+async function waitForBanner(logs: () => string): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  while (!logs().includes('Try it:')) {
+    if (Date.now() > deadline) throw new Error(`no banner in:\n${logs().slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return logs();
+}

@@ -115,6 +115,9 @@ export function registerWeb(fastify: FastifyInstance, deps: WebDeps): void {
     });
     const formOf = (request: FastifyRequest): Form => (request.body && typeof request.body === 'object' ? (request.body as Form) : {});
 
+    // Someone opening the gateway's address in a browser lands where a key is had (or signed up for).
+    web.get('/', (_request, reply) => redirect(reply, '/dashboard'));
+
     web.get('/web.css', (_request, reply) =>
       reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(WEB_CSS),
     );

@@ -9,13 +9,25 @@ import { upstreamRequests } from './metrics';
 
 export function upstreamObservers(logger: Logger) {
   return {
-    onAttempt(route: ModelRoute, channel: Channel, outcome: AttemptOutcome, error?: unknown): void {
+    onAttempt(route: ModelRoute, channel: Channel, outcome: AttemptOutcome, error?: unknown, requestId?: string): void {
       upstreamRequests.inc({ model: route.model.id, channel: channel.id, outcome });
       // The caller leaving is routine, and says nothing about the upstream.
       if (outcome === 'cancelled')
-        logger.debug({ model: route.model.id, channel: channel.id }, 'upstream attempt cancelled: the caller left');
-      else if (outcome !== 'ok')
-        logger.warn({ model: route.model.id, channel: channel.id, err: describe(error) }, 'upstream attempt failed');
+        logger.debug({ request_id: requestId, model: route.model.id, channel: channel.id }, 'upstream attempt cancelled: the caller left');
+      else if (outcome !== 'ok') {
+        // The client's message leaves out the upstream's address; the system error behind it (cause) has it.
+        const cause = (error as { cause?: unknown } | undefined)?.cause;
+        logger.warn(
+          {
+            request_id: requestId,
+            model: route.model.id,
+            channel: channel.id,
+            err: describe(error),
+            ...(cause !== undefined && { cause: describe(cause) }),
+          },
+          'upstream attempt failed',
+        );
+      }
     },
     onUsageLost(call: EndpointCall, usage: Usage, error: unknown): void {
       // The answer already happened; keep the fact in the log so an operator can replay it.

@@ -78,6 +78,26 @@ describe('HttpClient', () => {
       await http.close();
     });
 
+    it("tells a client that the upstream refused the connection, not the upstream's address (the log has it)", async () => {
+      const closed = createServer();
+      await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+      const { port } = closed.address() as AddressInfo;
+      await new Promise((r) => closed.close(r));
+      const http = new HttpClient();
+      const err = (await http
+        .request({ method: 'GET', url: `http://127.0.0.1:${port}/x`, headers: {}, whole })
+        .catch((e) => transportError(e, undefined))) as GatewayError & { cause?: Error };
+      expect(err).toMatchObject({
+        status: 502,
+        retryable: true,
+        message: 'upstream request failed: the upstream refused the connection (ECONNREFUSED)',
+      });
+      expect(err.message).not.toContain(String(port));
+      expect(String(err.cause?.message)).toContain(`127.0.0.1:${port}`);
+      expect(JSON.stringify(err)).not.toContain(String(port)); // what crosses gRPC to the edge
+      await http.close();
+    });
+
     it('turns a headers timeout into a retryable 504', async () => {
       const http = new HttpClient({ headersTimeoutMs: 50 });
       const err = await http

@@ -12,8 +12,36 @@ export function errorCode(err: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+/**
+ * What a failure below HTTP was, in words a client may read. The system's own message names the
+ * upstream's address ("connect ECONNREFUSED 10.0.3.7:443", "getaddrinfo ENOTFOUND llm.internal"):
+ * that is the operator's, and goes to the log with the error's cause.
+ */
+function failureWords(code: string | undefined): string {
+  if (code && TIMEOUT_CODES.has(code)) return 'the upstream timed out';
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'the upstream refused the connection';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return "the upstream's host name did not resolve";
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED':
+      return 'the upstream closed the connection';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'the upstream could not be reached';
+    default:
+      return 'the connection to the upstream failed';
+  }
+}
+
+/** An upstream GatewayError carrying the system error it stands for, for the log. */
+function withCause(error: GatewayError, cause: unknown): GatewayError {
+  Object.defineProperty(error, 'cause', { value: cause, enumerable: false, configurable: true });
+  return error;
 }
 
 /** The error to throw for `err`, raised while calling an upstream. */
@@ -21,8 +49,8 @@ export function transportError(err: unknown, signal: AbortSignal | undefined, wh
   if (signal?.aborted) return signal.reason ?? err;
   if (GatewayError.is(err)) return err;
   const code = errorCode(err);
-  if (code && TIMEOUT_CODES.has(code)) return errors.upstream(504, `${what}: upstream timed out (${code})`, true);
-  return errors.upstream(502, `${what}: ${errorMessage(err)}${code ? ` (${code})` : ''}`, true);
+  if (code && TIMEOUT_CODES.has(code)) return withCause(errors.upstream(504, `${what}: upstream timed out (${code})`, true), err);
+  return withCause(errors.upstream(502, `${what}: ${failureWords(code)}${code ? ` (${code})` : ''}`, true), err);
 }
 
 /**
@@ -32,5 +60,9 @@ export function transportError(err: unknown, signal: AbortSignal | undefined, wh
 export function streamFailure(err: unknown, signal: AbortSignal | undefined, nothingYielded: boolean): unknown {
   if (signal?.aborted) return signal.reason ?? err;
   if (GatewayError.is(err)) return err;
-  return errors.upstream(502, `upstream stream ended unexpectedly: ${errorMessage(err)}`, nothingYielded);
+  const code = errorCode(err);
+  return withCause(
+    errors.upstream(502, `upstream stream ended unexpectedly: ${failureWords(code)}${code ? ` (${code})` : ''}`, nothingYielded),
+    err,
+  );
 }

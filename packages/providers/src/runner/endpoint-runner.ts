@@ -56,6 +56,7 @@ export class EndpointRunner implements EndpointPort {
       (channel) => this.adapter(endpoint, channel.protocol).call(channel, call.body, ctx),
       this.deps.onAttempt,
       signal,
+      call.request_id,
     );
     await this.report(call, measured.usage, meter);
     return measured.value;
@@ -81,6 +82,7 @@ export class EndpointRunner implements EndpointPort {
         },
         this.deps.onAttempt,
         signal,
+        call.request_id,
       );
       for (let next = first; !next.done; next = await it!.next()) yield next.value;
     } finally {

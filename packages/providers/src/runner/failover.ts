@@ -7,29 +7,30 @@ import { GatewayError, type AttemptOutcome, type Channel, type ModelRoute } from
 
 export type { AttemptOutcome };
 
-/** Told about every upstream attempt (for metrics and logs). */
-export type AttemptObserver = (route: ModelRoute, channel: Channel, outcome: AttemptOutcome, error?: unknown) => void;
+/** Told about every upstream attempt (for metrics and logs), with the request it was for. */
+export type AttemptObserver = (route: ModelRoute, channel: Channel, outcome: AttemptOutcome, error?: unknown, requestId?: string) => void;
 
 export async function withFailover<T>(
   route: ModelRoute,
   attempt: (channel: Channel) => Promise<T>,
   observe?: AttemptObserver,
   signal?: AbortSignal,
+  requestId?: string,
 ): Promise<T> {
   let lastError: unknown;
   for (const channel of route.channels) {
     try {
       const result = await attempt(channel);
-      observe?.(route, channel, 'ok');
+      observe?.(route, channel, 'ok', undefined, requestId);
       return result;
     } catch (err) {
       lastError = err;
       if (signal?.aborted) {
-        observe?.(route, channel, 'cancelled', err);
+        observe?.(route, channel, 'cancelled', err, requestId);
         throw err;
       }
       const retryable = GatewayError.is(err) && err.retryable;
-      observe?.(route, channel, retryable ? 'retryable_error' : 'error', err);
+      observe?.(route, channel, retryable ? 'retryable_error' : 'error', err, requestId);
       if (!retryable) throw err;
     }
   }

@@ -1,0 +1,55 @@
+import { Writable } from 'node:stream';
+import { errors, type Channel, type ModelInfo, type ModelRoute } from '@unigate/contracts';
+import { createLogger } from '../logger';
+import { upstreamObservers } from './upstream-observer';
+
+const channel = {
+  id: 'primary',
+  protocol: 'openai-chat',
+  base_url: 'https://llm.internal',
+  upstream_model: 'm',
+  priority: 0,
+  weight: 1,
+} as Channel;
+const route: ModelRoute = { model: { id: 'omega-k3' } as ModelInfo, channels: [channel] };
+
+/** The observers over a logger whose lines this returns. */
+function observed() {
+  const lines: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString('utf8')) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { observers: upstreamObservers(createLogger('spec', 'debug', sink)), lines };
+}
+
+describe('upstreamObservers.onAttempt', () => {
+  it("logs a failed attempt with its request id and the system error behind the client's message", async () => {
+    const { observers, lines } = observed();
+    const failure = errors.upstream(502, 'upstream request failed: the upstream refused the connection (ECONNREFUSED)', true);
+    Object.defineProperty(failure, 'cause', { value: new Error('connect ECONNREFUSED 10.0.3.7:443') });
+    observers.onAttempt(route, channel, 'retryable_error', failure, 'req_abc');
+    await new Promise((r) => setImmediate(r));
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        msg: 'upstream attempt failed',
+        request_id: 'req_abc',
+        model: 'omega-k3',
+        channel: 'primary',
+        err: expect.objectContaining({ message: failure.message }),
+        cause: expect.objectContaining({ message: 'connect ECONNREFUSED 10.0.3.7:443' }),
+      }),
+    ]);
+  });
+
+  it('logs a cancelled attempt at debug only, with its request id', async () => {
+    const { observers, lines } = observed();
+    observers.onAttempt(route, channel, 'cancelled', new Error('client left'), 'req_def');
+    observers.onAttempt(route, channel, 'ok', undefined, 'req_ghi');
+    await new Promise((r) => setImmediate(r));
+    expect(lines).toEqual([expect.objectContaining({ level: 'debug', request_id: 'req_def' })]);
+  });
+});
