@@ -49,6 +49,7 @@ import { webSettingsFromEnv, type WebSettings } from './web/web-settings';
 import { MemoryWebStore, type WebStore } from './web/web-store';
 import { EDGE_VERSION } from './version';
 import { newRequestId, registerRequestHooks } from './http/request-id';
+import { registerRequestSpan } from './http/request-span';
 import type { Reservations } from '@unigate/billing/reservations';
 import { registerFileRoutes, type FileRoutesOptions } from './files/file-routes';
 import { EndpointPipeline } from './pipeline/endpoint-pipeline';
@@ -119,6 +120,7 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
   registerJsonBodyParser(fastify);
   registerBodyDecoding(fastify, BODY_LIMIT_BYTES);
   registerRequestHooks(fastify, logger);
+  registerRequestSpan(fastify);
 
   const auth = new Authenticator(ports.billing, {
     ttlMs: opts.keyCacheTtlMs ?? keyCacheTtlFromEnv(),

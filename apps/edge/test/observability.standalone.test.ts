@@ -90,6 +90,10 @@ describe('standalone: observability a client cannot spoil', () => {
       async () => collector.spans.some((s) => s.service === 'unigate-standalone' && s.attributes['url.path'] === '/v1/chat/completions'),
       Boolean,
     );
+    // The request's server span is named by its route and carries the id the client got back.
+    const requestId = ok.headers.get('x-request-id');
+    const server = await eventually(async () => collector.spans.find((s) => s.attributes['unigate.request_id'] === requestId), Boolean);
+    expect(server).toMatchObject({ name: 'POST /v1/chat/completions', attributes: { 'http.route': '/v1/chat/completions' } });
     const exported = JSON.stringify(collector.spans);
     const logs = stack.processes[0].logs();
     for (const secret of [stack.apiKey, stack.adminToken, wrongKey, prompt]) {

@@ -8,7 +8,7 @@ export * from './observability/metrics';
 export * from './observability/readiness';
 export * from './observability/observability.module';
 export * from './observability/upstream-observer';
-export { startTelemetry, stopTelemetry } from './observability/telemetry';
+export { startTelemetry, stopTelemetry, tracingConfigured } from './observability/telemetry';
 export * from './events/kafka-event-bus';
 export * from './events/in-memory-event-bus';
 export * from './events/service-event-bus';
