@@ -413,3 +413,55 @@ describe('helm template with a numeric image tag', () => {
     }
   });
 });
+
+describe('helm template for a managed Kafka (TLS and SASL)', () => {
+  const SASL = [
+    '--set',
+    'kafka.ssl=true',
+    '--set',
+    'kafka.sasl.mechanism=scram-sha-512',
+    '--set',
+    'kafka.sasl.username=gateway',
+    '--set',
+    'kafka.sasl.existingSecret=kafka-creds',
+  ];
+  let objects: Manifest[];
+  beforeAll(async () => {
+    objects = await render(...SASL);
+  });
+
+  it('gives every workload the settings, and the password from the existing Secret only', () => {
+    for (const object of objects) expect(() => validateSchema(object)).not.toThrow();
+    const env = get(objects, 'ConfigMap', `${RELEASE}-unigate-env`).data;
+    expect(env).toMatchObject({ KAFKA_SSL: 'true', KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'gateway' });
+    expect(JSON.stringify(env)).not.toContain('PASSWORD');
+    for (const workload of ['edge', ...SERVICES]) {
+      expect(envVar(get(objects, 'Deployment', name(workload)), 'KAFKA_SASL_PASSWORD')?.valueFrom?.secretKeyRef).toEqual({
+        name: 'kafka-creds',
+        key: 'KAFKA_SASL_PASSWORD',
+      });
+    }
+  });
+
+  it('lets the topics Job connect the same way', () => {
+    const job = objects.find((o) => o.kind === 'Job')!;
+    const c = job.spec.template.spec.containers[0];
+    expect(c.env).toContainEqual({
+      name: 'KAFKA_SASL_PASSWORD',
+      valueFrom: { secretKeyRef: { name: 'kafka-creds', key: 'KAFKA_SASL_PASSWORD' } },
+    });
+    const script = c.args[0] as string;
+    expect(script).toContain('security.protocol=SASL_SSL');
+    expect(script).toContain('sasl.mechanism=SCRAM-SHA-512');
+    expect(script).toContain('org.apache.kafka.common.security.scram.ScramLoginModule required');
+    expect(script).toContain('--command-config /tmp/client.properties');
+  });
+
+  it('sets nothing of it by default, and refuses SASL without the Secret holding its password', async () => {
+    const env = get(await render(), 'ConfigMap', `${RELEASE}-unigate-env`).data;
+    expect(Object.keys(env).filter((k) => /^KAFKA_(SSL|SASL)/.test(k))).toEqual([]);
+    await expect(render('--set', 'kafka.sasl.mechanism=plain', '--set', 'kafka.sasl.username=gateway')).rejects.toThrow(
+      'kafka.sasl.existingSecret',
+    );
+  });
+});

@@ -22,6 +22,7 @@ import { backoffMs, type BackoffOptions } from './backoff';
 import type { EventBus, EventHandler, EventMeta } from './event-bus';
 import { SerialLane } from '../serial-lane';
 import { fixKafkajsIdleLoop } from './kafkajs-idle-loop';
+import { kafkaSecurity } from './kafka-security';
 import { runInTraceContext, withTraceHeaders } from './trace-headers';
 
 /**
@@ -197,6 +198,7 @@ export class KafkaEventBus implements EventBus {
     this.kafka = new Kafka({
       clientId: opts.clientId,
       brokers: opts.brokers,
+      ...kafkaSecurity(),
       logLevel: logLevel.WARN,
       logCreator: () => (entry: LogEntry) => this.forwardLog(entry),
     });
