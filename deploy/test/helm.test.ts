@@ -465,3 +465,60 @@ describe('helm template for a managed Kafka (TLS and SASL)', () => {
     );
   });
 });
+
+describe('helm template: disruption budgets and the Ingress', () => {
+  it('keeps every workload with more than one pod (or an HPA) serving through a node drain', async () => {
+    const objects = await render('--set', 'services.media.autoscaling.enabled=true');
+    const budgets = objects.filter((o) => o.kind === 'PodDisruptionBudget');
+    for (const object of budgets) expect(() => validateSchema(object)).not.toThrow();
+    // The default replicas: edge, chat, billing and catalog run two; media autoscales here; video and the simulator run one.
+    expect(budgets.map((b) => b.metadata.name).sort()).toEqual(['billing', 'catalog', 'chat', 'edge', 'media'].map(name));
+    for (const budget of budgets) {
+      const workload = budget.metadata.name.replace(`${RELEASE}-unigate-`, '');
+      expect(budget.spec).toEqual({
+        maxUnavailable: 1,
+        selector: get(objects, 'Deployment', name(workload)).spec.selector,
+      });
+    }
+    expect((await render('--set', 'podDisruptionBudget.enabled=false')).filter((o) => o.kind === 'PodDisruptionBudget')).toEqual([]);
+  });
+
+  it("routes an Ingress's hosts to the edge's Service, with TLS and the controller's annotations", async () => {
+    expect((await render()).filter((o) => o.kind === 'Ingress')).toEqual([]);
+    const objects = await render(
+      '--set',
+      'ingress.enabled=true',
+      '--set',
+      'ingress.className=nginx',
+      '--set-json',
+      'ingress.hosts=["gw.example.com"]',
+      '--set-json',
+      'ingress.tls=[{"secretName":"gw-tls","hosts":["gw.example.com"]}]',
+      '--set-json',
+      'ingress.annotations={"nginx.ingress.kubernetes.io/proxy-read-timeout":"3600"}',
+    );
+    const ingress = get(objects, 'Ingress', name('edge'));
+    expect(() => validateSchema(ingress)).not.toThrow();
+    const edge = get(objects, 'Service', name('edge'));
+    expect(ingress.spec).toEqual({
+      ingressClassName: 'nginx',
+      tls: [{ secretName: 'gw-tls', hosts: ['gw.example.com'] }],
+      rules: [
+        {
+          host: 'gw.example.com',
+          http: {
+            paths: [
+              {
+                path: '/',
+                pathType: 'Prefix',
+                backend: { service: { name: edge.metadata.name, port: { number: edge.spec.ports[0].port } } },
+              },
+            ],
+          },
+        },
+      ],
+    });
+    expect(ingress.metadata.annotations).toEqual({ 'nginx.ingress.kubernetes.io/proxy-read-timeout': '3600' });
+    await expect(render('--set', 'ingress.enabled=true')).rejects.toThrow('ingress.hosts');
+  });
+});
