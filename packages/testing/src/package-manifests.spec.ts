@@ -100,6 +100,11 @@ describe.each([...PACKAGES, ...APPS])('%s', (dir) => {
 describe.each(PACKAGES)('%s', (dir) => {
   const pkg = manifest(dir);
 
+  it('declares nothing its code never loads (every consumer would install it for nothing)', () => {
+    const loaded = new Set(sourceFiles(dir).flatMap((file) => specifiers(file).map(packageOf)));
+    expect(Object.keys(pkg.dependencies ?? {}).filter((name) => !loaded.has(name))).toEqual([]);
+  });
+
   it('packs its build, not its sources and tests: files lists dist, which holds main and types', () => {
     expect(pkg.files).toContain('dist');
     expect(pkg.files).not.toContain('src');
