@@ -50,7 +50,10 @@ export function usageFromChat(u: ChatUsage): Usage {
   return { input_tokens: u.prompt_tokens, cached_input_tokens: Math.min(cached, u.prompt_tokens), output_tokens: u.completion_tokens };
 }
 
-/** Cost of `usage`, each unit rounded up to the next micro-dollar (never undercharge by rounding). */
+/**
+ * Cost of `usage`, rounded up to the next micro-dollar once per call (never undercharge by rounding):
+ * the token terms are summed before rounding, never rounded per token or per kind.
+ */
 export function costMicros(prices: Prices, u: Usage): number {
   const input = u.input_tokens ?? 0;
   const cached = Math.min(u.cached_input_tokens ?? 0, input);
