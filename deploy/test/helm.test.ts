@@ -132,11 +132,15 @@ describe('helm template with default values', () => {
       expect(ref).toEqual(expect.objectContaining({ name: secret.metadata.name, key }));
       if (!ref.optional) expect(secretKeys).toContain(key);
     };
-    for (const workload of SERVICES) {
+    // Each credential only where it is read (docs/operations.md's table).
+    const readers = { DATABASE_URL: ['billing', 'chat', 'video'], REDIS_URL: ['edge', 'billing', 'video'] };
+    for (const workload of ['edge', ...SERVICES]) {
       const deployment = get(objects, 'Deployment', name(workload));
-      fromSecret(deployment, 'DATABASE_URL');
-      fromSecret(deployment, 'REDIS_URL');
-      expect(envVar(deployment, 'UNIGATE_ADMIN_TOKEN')).toBeUndefined();
+      for (const [key, who] of Object.entries(readers)) {
+        if (who.includes(workload)) fromSecret(deployment, key);
+        else expect(envVar(deployment, key)).toBeUndefined();
+      }
+      if (workload !== 'edge') expect(envVar(deployment, 'UNIGATE_ADMIN_TOKEN')).toBeUndefined();
     }
     const edge = get(objects, 'Deployment', name('edge'));
     fromSecret(edge, 'UNIGATE_ADMIN_TOKEN');
@@ -235,11 +239,11 @@ describe('helm template with external-infra values', () => {
     expect(ref('billing', 'UNIGATE_BOOTSTRAP_KEY')).toEqual({ name: 'unigate-admin', key: 'bootstrap-key', optional: true });
     // Nothing left for the chart's own Secret to hold.
     expect(objects.filter((o) => o.kind === 'Secret')).toEqual([]);
-    // Provider keys reach the catalog (it resolves api_key_env) and chat.
-    for (const workload of ['catalog', 'chat']) {
-      expect(container(get(objects, 'Deployment', name(workload))).envFrom).toContainEqual({
-        secretRef: { name: 'unigate-provider-keys' },
-      });
+    // Provider keys reach the catalog alone (it resolves api_key_env and hands each call its key).
+    for (const workload of ['edge', ...SERVICES]) {
+      const refs = container(get(objects, 'Deployment', name(workload))).envFrom;
+      if (workload === 'catalog') expect(refs).toContainEqual({ secretRef: { name: 'unigate-provider-keys' } });
+      else expect(refs).not.toContainEqual({ secretRef: { name: 'unigate-provider-keys' } });
     }
   });
 
