@@ -5,36 +5,21 @@
  */
 import { metricSeries, scrapeMetrics } from '@unigate/testing';
 import { eventually } from './support/admin';
-import { startCollector } from './support/otlp-collector';
-import { startStandalone, type Stack } from './support/stacks';
+import { tracedStack } from './support/otlp-collector';
+import { startStandalone } from './support/stacks';
 
 describe('standalone: observability a client cannot spoil', () => {
-  let stack: Stack;
-  let collector: Awaited<ReturnType<typeof startCollector>>;
-
-  beforeAll(async () => {
-    collector = await startCollector();
-    stack = await startStandalone({
-      LOG_LEVEL: 'trace',
-      OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_BSP_SCHEDULE_DELAY: '100',
-    });
-  }, 120_000);
-
-  afterAll(async () => {
-    await stack?.stop();
-    await collector?.close();
-  });
+  const traced = tracedStack(startStandalone, { LOG_LEVEL: 'trace' });
 
   const post = (key: string, body: unknown) =>
-    fetch(`${stack.baseURL}/chat/completions`, {
+    fetch(`${traced.stack.baseURL}/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
 
   it("writes one access line per request, which the answer's x-request-id finds", async () => {
+    const { stack } = traced;
     const ok = await post(stack.apiKey, { model: 'sigma-sonnet-4-6', messages: [{ role: 'user', content: 'access line' }] });
     await ok.text();
     const refused = await post(stack.apiKey, { model: 'sigma-sonnet-4-6', messages: 'not a list' });
@@ -62,6 +47,7 @@ describe('standalone: observability a client cannot spoil', () => {
   });
 
   it('keeps metric labels to the catalogue and the routes, and secrets out of logs and spans', async () => {
+    const { stack, collector } = traced;
     const prompt = `prompt-${Math.random().toString(36).slice(2)}`;
     const wrongKey = `sk-wrong${Math.random().toString(36).slice(2)}`;
     const invented = [1, 2, 3].map((i) => `invented-model-${i}-${Math.random().toString(36).slice(2)}`);

@@ -5,28 +5,14 @@
  */
 import OpenAI from 'openai';
 import { eventually } from './support/admin';
-import { startCollector } from './support/otlp-collector';
-import { startDistributed, type Stack } from './support/stacks';
+import { tracedStack } from './support/otlp-collector';
+import { startDistributed } from './support/stacks';
 
 describe('distributed tracing', () => {
-  let stack: Stack;
-  let collector: Awaited<ReturnType<typeof startCollector>>;
-
-  beforeAll(async () => {
-    collector = await startCollector();
-    stack = await startDistributed({
-      OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_BSP_SCHEDULE_DELAY: '100',
-    });
-  }, 120_000);
-
-  afterAll(async () => {
-    await stack?.stop();
-    await collector?.close();
-  });
+  const traced = tracedStack(startDistributed);
 
   it('follows each chat request from the edge through gRPC and Kafka to billing in a trace of its own', async () => {
+    const { stack, collector } = traced;
     const client = new OpenAI({ baseURL: stack.baseURL, apiKey: stack.apiKey, maxRetries: 0 });
     const seen = new Set<string>();
     // Two requests one after another: the second reuses the first one's gRPC session and must still

@@ -76,3 +76,29 @@ export async function startCollector() {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * A suite's stack exporting its spans to a collector of its own (OTLP/HTTP JSON, flushed every 100
+ * ms): both start before the suite's tests and stop after them. Read `stack` and `collector` inside
+ * the tests.
+ */
+export function tracedStack<S extends { stop(): Promise<void> }>(
+  start: (env: Record<string, string>) => Promise<S>,
+  env: Record<string, string> = {},
+) {
+  const traced = {} as { stack: S; collector: Awaited<ReturnType<typeof startCollector>> };
+  beforeAll(async () => {
+    traced.collector = await startCollector();
+    traced.stack = await start({
+      OTEL_EXPORTER_OTLP_ENDPOINT: traced.collector.endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      ...env,
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await traced.stack?.stop();
+    await traced.collector?.close();
+  });
+  return traced;
+}
