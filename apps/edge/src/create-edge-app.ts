@@ -162,6 +162,7 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
         local,
         maxPayload: BODY_LIMIT_BYTES,
         idleTimeoutMs: http.idleTimeoutMs,
+        messageTimeoutMs: http.requestTimeoutMs,
         maxAgeMs: http.websocketMaxAgeMs,
         logger,
       })

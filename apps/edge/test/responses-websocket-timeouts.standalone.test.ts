@@ -5,10 +5,13 @@
  *   while a response already running finishes; the real Codex reconnects and goes on with the whole
  *   conversation;
  * - the idle timeout (UNIGATE_IDLE_TIMEOUT_MS; 1 s): a connection nobody uses is closed, one whose
- *   response waits longer than that on its upstream is not.
+ *   response waits longer than that on its upstream is not;
+ * - the request timeout (UNIGATE_REQUEST_TIMEOUT_MS; 2 s): a message trickled under the idle timeout
+ *   closes the connection once it has taken longer than that.
  * Standalone only: the edge serves the socket alike in both deployments.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { connect as connectTcp } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { metricSum, scrapeMetrics } from '@unigate/testing';
@@ -22,13 +25,18 @@ import type { Loose } from './support/use-stack';
 
 const MAX_AGE_MS = 1_500;
 const IDLE_MS = 1_000;
+const REQUEST_MS = 2_000;
 const SECRET = 'The secret word is HERON-7.';
 
 let stack: Stack;
 let admin: Admin;
 
 beforeAll(async () => {
-  stack = await startStandalone({ UNIGATE_WEBSOCKET_MAX_AGE_MS: String(MAX_AGE_MS), UNIGATE_IDLE_TIMEOUT_MS: String(IDLE_MS) });
+  stack = await startStandalone({
+    UNIGATE_WEBSOCKET_MAX_AGE_MS: String(MAX_AGE_MS),
+    UNIGATE_IDLE_TIMEOUT_MS: String(IDLE_MS),
+    UNIGATE_REQUEST_TIMEOUT_MS: String(REQUEST_MS),
+  });
   admin = new Admin(stack);
 }, 120_000);
 
@@ -107,6 +115,54 @@ it('closes a connection nobody uses after the idle timeout, but not while its re
   // Closed for idling once the answer was out: about the idle timeout after it, not at the lifetime.
   expect(performance.now() - answered).toBeGreaterThanOrEqual(IDLE_MS - 100);
 });
+
+const mask = [1, 2, 3, 4];
+/** Masked client frames: a text frame announcing 1 MiB, then one byte at a time. */
+const oneFrame = { start: Buffer.from([0x81, 0xff, 0, 0, 0, 0, 0, 0x10, 0, 0, ...mask]), next: () => Buffer.from('a') };
+/** A fragmented message: one byte per fragment, each after a ping (which a message's fragments may have between them). */
+const fragments = {
+  start: Buffer.from([0x01, 0x81, ...mask, 0x61]),
+  next: () => Buffer.from([0x89, 0x80, ...mask, 0x00, 0x81, ...mask, 0x61]),
+};
+
+it.each([
+  ['one frame', oneFrame],
+  ['fragments with pings between them', fragments],
+])(
+  'closes a connection whose message is trickled under the idle timeout (%s) once the request timeout has passed',
+  async (_shape, message) => {
+    const { key } = await admin.fundedKey(5);
+    const { hostname, port } = new URL(stack.origin);
+    const socket = connectTcp(Number(port), hostname);
+    let received = Buffer.alloc(0);
+    socket.on('data', (d: Buffer) => (received = Buffer.concat([received, d])));
+    const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(performance.now())));
+    socket.write(
+      'GET /v1/responses HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+        `Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer ${key}\r\n\r\n`,
+    );
+    await eventually(
+      async () => received.toString('latin1'),
+      (r) => r.includes('\r\n\r\n'),
+    );
+    expect(received.toString('latin1')).toMatch(/^HTTP\/1\.1 101/);
+    const upgraded = received.length;
+    // The message's bytes every 300 ms: well under the idle timeout.
+    const started = performance.now();
+    socket.write(message.start);
+    const trickle = setInterval(() => socket.write(message.next()), 300);
+    const end = await Promise.race([closed, new Promise<number>((resolve) => setTimeout(() => resolve(0), 6_000))]);
+    clearInterval(trickle);
+    socket.destroy();
+    expect(end).toBeGreaterThan(0);
+    expect(end - started).toBeGreaterThanOrEqual(REQUEST_MS - 100);
+    // A close frame with 1008 (policy violation), after any pongs, came before the connection closed.
+    const frames = received.subarray(upgraded);
+    const close = frames.indexOf(0x88);
+    expect(close).toBeGreaterThanOrEqual(0);
+    expect([...frames.subarray(close + 2, close + 4)]).toEqual([0x03, 0xf0]);
+  },
+);
 
 it('lets the real Codex 0.169.0 reconnect when its connection comes of age mid-turn, and finish with the whole conversation', async () => {
   const { accountId, key } = await admin.fundedKey(5);

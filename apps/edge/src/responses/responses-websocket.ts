@@ -69,6 +69,8 @@ export interface ResponsesWebSocketDeps {
   maxPayload: number;
   /** A connection with no bytes either way for this long is closed, as an HTTP one is (0: never). */
   idleTimeoutMs: number;
+  /** A message not whole this long after its first bytes closes the connection, as an HTTP request's request timeout does (0: never). */
+  messageTimeoutMs: number;
   /** A request sent on a connection older than this is refused and the connection closed (0: no limit). */
   maxAgeMs: number;
   logger: Logger;
@@ -108,6 +110,7 @@ export function registerResponsesWebSocket(deps: ResponsesWebSocketDeps): () => 
             connection.answering && ws.bufferedAmount === 0 ? raw.setTimeout(deps.idleTimeoutMs) : ws.close(1000, 'idle'),
           );
         }
+        if (deps.messageTimeoutMs > 0) cutSlowMessages(ws, socket as Socket, deps.messageTimeoutMs);
         connections.add(connection);
         websocketConnectionsTotal.inc();
         websocketConnections.inc();
@@ -123,6 +126,39 @@ export function registerResponsesWebSocket(deps: ResponsesWebSocketDeps): () => 
     closing = true;
     for (const connection of connections) connection.end();
   };
+}
+
+/** Close code of a connection whose message did not arrive in time (RFC 6455 "policy violation"). */
+const POLICY_VIOLATION = 1008;
+
+/**
+ * A message must arrive whole within `ms` of its first bytes, as an HTTP request within the request
+ * timeout. The idle timeout alone let a client trickle a byte every few minutes and hold a message of
+ * up to `maxPayload` (32 MiB) in memory for as long as it liked: 50 connections so held took 1.4 GB.
+ */
+function cutSlowMessages(ws: WebSocket, socket: Socket, ms: number): void {
+  let timer: NodeJS.Timeout | undefined;
+  const done = () => {
+    clearTimeout(timer);
+    timer = undefined;
+  };
+  // Runs before ws parses the bytes, so a frame they complete clears the timer they start. A chunk that
+  // also begins the next message leaves it untimed until its next bytes: the bound is `ms` after them.
+  socket.prependListener('data', () => {
+    timer ??= setTimeout(() => {
+      ws.close(POLICY_VIOLATION, 'message not received in time');
+      // Once the close frame is written, not after ws's 30 s wait for the client's: the bytes held go now.
+      socket.write('', () => ws.terminate());
+    }, ms);
+  });
+  // A ping may come between a message's fragments: it ends no message then.
+  const controlDone = () => (fragmenting(ws) ? undefined : done());
+  ws.on('message', done).on('ping', controlDone).on('pong', controlDone).once('close', done);
+}
+
+/** Whether `ws` holds the first fragments of a message (ws keeps the opcode of one in progress; no public API says it). */
+function fragmenting(ws: WebSocket): boolean {
+  return Boolean((ws as unknown as { _receiver?: { _fragmented?: number } })._receiver?._fragmented);
 }
 
 /** One connection: its requests in order, and its latest response for continuing it. */
