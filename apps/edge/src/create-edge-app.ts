@@ -50,6 +50,7 @@ import { MemoryWebStore, type WebStore } from './web/web-store';
 import { EDGE_VERSION } from './version';
 import { newRequestId, registerRequestHooks } from './http/request-id';
 import { registerRequestSpan } from './http/request-span';
+import { registerPipeliningCap } from './http/pipelining';
 import type { Reservations } from '@unigate/billing/reservations';
 import { registerFileRoutes, type FileRoutesOptions } from './files/file-routes';
 import { EndpointPipeline } from './pipeline/endpoint-pipeline';
@@ -120,6 +121,7 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
   registerJsonBodyParser(fastify);
   registerBodyDecoding(fastify, BODY_LIMIT_BYTES);
   registerRequestHooks(fastify, logger);
+  registerPipeliningCap(fastify);
   registerRequestSpan(fastify);
 
   const auth = new Authenticator(ports.billing, {

@@ -310,6 +310,26 @@ export function hostileHttpSuite(start: () => Promise<Stack>) {
       },
     );
 
+    it('a connection pipelining more requests than the cap is closed; no more than the cap reach an upstream', async () => {
+      // Node starts every pipelined request at once: one connection could open thousands of upstream calls.
+      const sim = new SimControl(stack);
+      await sim.fault({ match: { model: 'omega-k3' }, latency_ms: 1_500, count: 100 });
+      try {
+        const marker = `pipelined-${Date.now()}`;
+        const body = JSON.stringify({ model: 'omega-k3', messages: [{ role: 'user', content: marker }], max_tokens: 5 });
+        const request =
+          `POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${stack.apiKey}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+        const a = await raw(stack.origin, [request.repeat(40)]);
+        expect(a.ms).toBeLessThan(1_500); // closed before the first answer could come
+        await new Promise((r) => setTimeout(r, 300));
+        const reached = (await sim.last(100)).filter((r) => JSON.stringify(r.body).includes(marker));
+        expect(reached.length).toBeLessThanOrEqual(16);
+      } finally {
+        await sim.clearFaults();
+      }
+    });
+
     it('a stream asked with Connection: close ends its connection when it ends', async () => {
       const body = JSON.stringify({ model: 'sigma-sonnet-4-6', messages: [{ role: 'user', content: 'hi' }], stream: true, max_tokens: 5 });
       const a = await raw(stack.origin, [
