@@ -10,6 +10,7 @@ import { imageGenerationsSpec } from './images/generations-endpoint';
 import { videoGenerationsSpec } from './videos/endpoint';
 
 export * from './endpoint-spec';
+export { isPublicAddress } from './private-host';
 export { chatCompletionsSpec } from './chat-completions/endpoint';
 export { planChatCompletion, worstCaseUsage, outputCeiling, DEFAULT_OUTPUT_CAP } from './chat-completions/chat-plan';
 export { MODEL_RULES, EVERY_MODEL, type ModelRuleSet } from './chat-completions/rules-by-model';

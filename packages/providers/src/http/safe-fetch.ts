@@ -6,48 +6,12 @@
  * are trusted (the simulator on loopback, a vendor on a private link).
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
-import { errors, GatewayError } from '@unigate/contracts';
+import { isIP } from 'node:net';
+import { errors, GatewayError, isPublicAddress } from '@unigate/contracts';
 import type { Dispatcher } from 'undici';
 import { Agent } from './undici-core';
 import { transportError } from './transport-errors';
 import { upstreamGate } from './upstream-gate';
-
-const BLOCKED = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, cloud metadata (169.254.169.254)
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  BLOCKED.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7], // unique local, AWS metadata fd00:ec2::254
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  BLOCKED.addSubnet(net, prefix, 'ipv6');
-
-/** Whether `address` (an IP literal) is a public unicast address. */
-export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return isPublicAddress(mapped[1]);
-    return !BLOCKED.check(address, 'ipv6');
-  }
-  return !BLOCKED.check(address, 'ipv4');
-}
 
 const refused = (url: string, why: string) =>
   new GatewayError({
