@@ -10,12 +10,12 @@ export function readEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv
 
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
+/** For z.preprocess: a blank variable counts as unset (`FOO=` in a compose file or a chart). */
+export const blankAsUnset = (v: unknown): unknown => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
 /** An optional whole number from min to max; blank counts as unset (not as 0). `message` names the variable. */
 export const wholeNumber = (min: number, max: number, message: string) =>
-  z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-    z.coerce.number(message).int(message).min(min, message).max(max, message).optional(),
-  );
+  z.preprocess(blankAsUnset, z.coerce.number(message).int(message).min(min, message).max(max, message).optional());
 
 export const brokersList = z.string().transform((s) =>
   s

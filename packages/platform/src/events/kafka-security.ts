@@ -10,24 +10,22 @@
 import { readFileSync } from 'node:fs';
 import type { KafkaConfig } from 'kafkajs';
 import { z } from 'zod';
-import { readEnv } from '../env';
-
-const blankIsUnset = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+import { blankAsUnset, readEnv } from '../env';
 
 const securityEnv = z
   .object({
-    KAFKA_SSL: z.preprocess(blankIsUnset, z.enum(['true', 'false'], { error: 'KAFKA_SSL must be true or false' }).optional()),
-    KAFKA_SSL_CA_FILE: z.preprocess(blankIsUnset, z.string().optional()),
+    KAFKA_SSL: z.preprocess(blankAsUnset, z.enum(['true', 'false'], { error: 'KAFKA_SSL must be true or false' }).optional()),
+    KAFKA_SSL_CA_FILE: z.preprocess(blankAsUnset, z.string().optional()),
     KAFKA_SASL_MECHANISM: z.preprocess(
-      (v) => (typeof blankIsUnset(v) === 'string' ? (v as string).toLowerCase() : undefined),
+      (v) => (typeof blankAsUnset(v) === 'string' ? (v as string).toLowerCase() : undefined),
       z
         .enum(['plain', 'scram-sha-256', 'scram-sha-512'], {
           error: 'KAFKA_SASL_MECHANISM must be plain, scram-sha-256 or scram-sha-512',
         })
         .optional(),
     ),
-    KAFKA_SASL_USERNAME: z.preprocess(blankIsUnset, z.string().optional()),
-    KAFKA_SASL_PASSWORD: z.preprocess(blankIsUnset, z.string().optional()),
+    KAFKA_SASL_USERNAME: z.preprocess(blankAsUnset, z.string().optional()),
+    KAFKA_SASL_PASSWORD: z.preprocess(blankAsUnset, z.string().optional()),
   })
   .superRefine((e, ctx) => {
     if (e.KAFKA_SASL_MECHANISM && (!e.KAFKA_SASL_USERNAME || !e.KAFKA_SASL_PASSWORD)) {
