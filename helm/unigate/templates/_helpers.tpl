@@ -108,9 +108,6 @@ Usage: include "unigate.secretEnv" (dict "root" $ "name" "DATABASE_URL" "from" .
 
 {{/* KAFKA_SASL_PASSWORD from the Secret kafka.sasl.existingSecret names (never from values). */}}
 {{- define "unigate.kafkaSaslPassword" -}}
-- name: KAFKA_SASL_PASSWORD
-  valueFrom:
-    secretKeyRef:
-      name: {{ required "kafka.sasl.existingSecret (holding the SASL password) is required with kafka.sasl.mechanism" .Values.kafka.sasl.existingSecret }}
-      key: {{ .Values.kafka.sasl.existingSecretKey | default "KAFKA_SASL_PASSWORD" }}
+{{- $_ := required "kafka.sasl.existingSecret (holding the SASL password) is required with kafka.sasl.mechanism" .Values.kafka.sasl.existingSecret -}}
+{{- include "unigate.secretEnv" (dict "root" . "name" "KAFKA_SASL_PASSWORD" "from" .Values.kafka.sasl) }}
 {{- end }}
