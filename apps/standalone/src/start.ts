@@ -65,7 +65,7 @@ export async function start(dataDir: string, database: Promise<EmbeddedPostgres>
   const origin = (await gateway.app.getUrl()).replace('[::1]', 'localhost');
   process.stdout.write(
     banner({
-      baseUrl: `${origin}/v1`,
+      origin,
       simUrl: sim.url,
       adminToken,
       apiKey,

@@ -13,6 +13,9 @@ export function newRequestId(): string {
 type CounterChild = ReturnType<typeof httpRequests.labels>;
 type HistogramChild = ReturnType<typeof httpDuration.labels>;
 
+/** A request's route as metrics, logs and spans name it: its registered path, never user input. */
+export const routeOf = (request: FastifyRequest): string => request.routeOptions.url ?? 'unmatched';
+
 /** Probes and scrapes come every few seconds: an access line each would bury the requests. */
 const QUIET_ROUTES = /^\/(health|metrics)\b/;
 
@@ -27,7 +30,7 @@ export function registerRequestHooks(fastify: FastifyInstance, logger: Logger): 
   const counted = new Map<string, CounterChild>();
   const timed = new Map<string, HistogramChild>();
   const count = (request: FastifyRequest, status: number, elapsedMs: number) => {
-    const route = request.routeOptions.url ?? 'unmatched';
+    const route = routeOf(request);
     const key = `${status} ${route}`;
     let counter = counted.get(key);
     if (!counter) counted.set(key, (counter = httpRequests.labels(route, String(status))));

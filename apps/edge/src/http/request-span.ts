@@ -6,13 +6,14 @@
 import { trace } from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
 import { tracingConfigured } from '@unigate/platform';
+import { routeOf } from './request-id';
 
 export function registerRequestSpan(fastify: FastifyInstance, env: NodeJS.ProcessEnv = process.env): void {
   if (!tracingConfigured(env)) return;
   fastify.addHook('onRequest', (request, _reply, done) => {
     const span = trace.getActiveSpan();
     if (span) {
-      const route = request.routeOptions.url ?? 'unmatched';
+      const route = routeOf(request);
       span.updateName(`${request.method} ${route}`);
       span.setAttributes({ 'http.route': route, 'unigate.request_id': String(request.id) });
     }
