@@ -8,6 +8,8 @@ export type ModelKind = (typeof MODEL_KINDS)[number];
 export const priceSchema = z.object({
   input_per_mtok: z.number().int().nonnegative().default(0),
   cached_input_per_mtok: z.number().int().nonnegative().optional(),
+  /** Input tokens written to the upstream's prompt cache (Anthropic's cache_creation_input_tokens); defaults to input_per_mtok. */
+  cache_write_input_per_mtok: z.number().int().nonnegative().optional(),
   output_per_mtok: z.number().int().nonnegative().default(0),
   per_image: z.number().int().nonnegative().optional(),
   per_video_second: z.number().int().nonnegative().optional(),

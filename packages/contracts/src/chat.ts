@@ -154,7 +154,11 @@ export const chatUsageSchema = z.looseObject({
   prompt_tokens: count,
   completion_tokens: count,
   total_tokens: count,
-  prompt_tokens_details: z.looseObject({ cached_tokens: count.optional(), audio_tokens: count.optional() }).optional(),
+  // cache_write_tokens: prompt tokens written to the upstream's prompt cache (OpenRouter's name for
+  // Anthropic's cache_creation_input_tokens); only where the upstream reports cache writes.
+  prompt_tokens_details: z
+    .looseObject({ cached_tokens: count.optional(), cache_write_tokens: count.optional(), audio_tokens: count.optional() })
+    .optional(),
   completion_tokens_details: z.looseObject({ reasoning_tokens: count.optional() }).optional(),
 });
 export type ChatUsage = z.infer<typeof chatUsageSchema>;

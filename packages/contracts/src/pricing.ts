@@ -15,6 +15,8 @@ export const usageSchema = z.object({
   input_tokens: count.optional(),
   /** The part of input_tokens served from the upstream's prompt cache (cheaper). */
   cached_input_tokens: count.optional(),
+  /** The part of input_tokens written to the upstream's prompt cache (dearer where the vendor charges for it). */
+  cache_write_input_tokens: count.optional(),
   /** Generated tokens, reasoning included. */
   output_tokens: count.optional(),
   /** Input image tokens where the model prices them apart from text (image edits). */
@@ -46,8 +48,14 @@ export function isEmptyUsage(u: Usage): boolean {
 }
 
 export function usageFromChat(u: ChatUsage): Usage {
-  const cached = u.prompt_tokens_details?.cached_tokens ?? 0;
-  return { input_tokens: u.prompt_tokens, cached_input_tokens: Math.min(cached, u.prompt_tokens), output_tokens: u.completion_tokens };
+  const cached = Math.min(u.prompt_tokens_details?.cached_tokens ?? 0, u.prompt_tokens);
+  const written = u.prompt_tokens_details?.cache_write_tokens;
+  return {
+    input_tokens: u.prompt_tokens,
+    cached_input_tokens: cached,
+    ...(written ? { cache_write_input_tokens: Math.min(written, u.prompt_tokens - cached) } : {}),
+    output_tokens: u.completion_tokens,
+  };
 }
 
 /**
@@ -57,11 +65,14 @@ export function usageFromChat(u: ChatUsage): Usage {
 export function costMicros(prices: Prices, u: Usage): number {
   const input = u.input_tokens ?? 0;
   const cached = Math.min(u.cached_input_tokens ?? 0, input);
+  const written = Math.min(u.cache_write_input_tokens ?? 0, input - cached);
   const cachedPrice = prices.cached_input_per_mtok ?? prices.input_per_mtok;
+  const writePrice = prices.cache_write_input_per_mtok ?? prices.input_per_mtok;
   const imageInputPrice = prices.image_input_per_mtok ?? prices.input_per_mtok;
   const tokenNumerator =
-    (input - cached) * prices.input_per_mtok +
+    (input - cached - written) * prices.input_per_mtok +
     cached * cachedPrice +
+    written * writePrice +
     (u.output_tokens ?? 0) * prices.output_per_mtok +
     (u.image_input_tokens ?? 0) * imageInputPrice;
   const perImage = (u.image_size !== undefined ? prices.per_image_by_size?.[u.image_size] : undefined) ?? prices.per_image ?? 0;
@@ -75,6 +86,18 @@ export function costMicros(prices: Prices, u: Usage): number {
     (u.video_seconds ?? 0) * perSecond +
     Math.ceil(((u.characters ?? 0) * (prices.per_mchar ?? 0)) / 1_000_000)
   );
+}
+
+/**
+ * The hold for a call whose worst case is `worst`: its cost, with every prompt token not known to be a
+ * cache read priced as a cache write when writes cost more than plain input. The estimate cannot know
+ * what the upstream will write to its cache (a client's cache_control, or the vendor's own caching), and
+ * a hold must never be less than the charge.
+ */
+export function holdMicros(prices: Prices, worst: Usage): number {
+  const written = (worst.input_tokens ?? 0) - (worst.cached_input_tokens ?? 0);
+  if ((prices.cache_write_input_per_mtok ?? 0) <= prices.input_per_mtok || written <= 0) return costMicros(prices, worst);
+  return costMicros(prices, { ...worst, cache_write_input_tokens: written });
 }
 
 export function usdToMicros(usd: number): number {

@@ -18,6 +18,7 @@ export const priceOverrideSchema = z
   .object({
     input_per_mtok: money.optional(),
     cached_input_per_mtok: money.optional(),
+    cache_write_input_per_mtok: money.optional(),
     output_per_mtok: money.optional(),
     image_input_per_mtok: money.optional(),
     per_image: money.optional(),

@@ -15,9 +15,9 @@
  */
 import { context, propagation } from '@opentelemetry/api';
 import {
-  costMicros,
   errors,
   GatewayError,
+  holdMicros,
   JsonText,
   parseRequest,
   TokenCountMemo,
@@ -98,7 +98,7 @@ export class EndpointPipeline {
         const admit = {
           principal,
           request_id: requestId,
-          amount_micros: costMicros(route.model.prices, plan.worstCase),
+          amount_micros: holdMicros(route.model.prices, plan.worstCase),
           ttl_seconds: plan.holdTtlSeconds,
         };
         holdId = holdIdOf(admit);

@@ -15,7 +15,14 @@ interface Logged {
   headers: Record<string, string>;
   body: Record<string, unknown>;
 }
-type LedgerEntry = { request_id: string; cost_micros: number; input_tokens: number; cached_input_tokens: number; output_tokens: number };
+type LedgerEntry = {
+  request_id: string;
+  cost_micros: number;
+  input_tokens: number;
+  cached_input_tokens: number;
+  output_tokens: number;
+  units: Record<string, unknown>;
+};
 
 export function chatSigmaSuite(start: () => Promise<Stack>) {
   let stack: Stack;
@@ -133,7 +140,7 @@ export function chatSigmaSuite(start: () => Promise<Stack>) {
     expect(await (await fetch(`${stack.simUrl}/_sim/requests`)).text()).not.toContain('empty-marker');
   });
 
-  it('reports cache reads as cached_tokens and bills them at the cached price', async () => {
+  it('reports cache writes as cache_write_tokens and cache reads as cached_tokens, and bills each at its price', async () => {
     const { accountId, key } = await admin.fundedKey(5);
     const keyed = new OpenAI({ baseURL: stack.baseURL, apiKey: key, maxRetries: 0 });
     // `cache_control` on a chat message marks a prompt-cache breakpoint (not in the SDK's types).
@@ -144,25 +151,33 @@ export function chatSigmaSuite(start: () => Promise<Stack>) {
     } as unknown as OpenAI.Chat.Completions.ChatCompletionSystemMessageParam;
     const ask = (content: string) =>
       keyed.chat.completions.create({ model: MODEL, messages: [system, { role: 'user', content }], max_tokens: 50 });
+    // The first call writes the system message (its 3 tokens of overhead included) to the cache, the second reads it.
     const first = await ask('first question');
-    expect(first.usage!.prompt_tokens_details!.cached_tokens).toBe(0);
+    expect(first.usage!.prompt_tokens_details).toEqual({ cached_tokens: 0, cache_write_tokens: 1103 });
     const second = await ask('second question');
-    expect(second.usage!.prompt_tokens_details!.cached_tokens).toBe(3 + 1100);
+    expect(second.usage!.prompt_tokens_details).toEqual({ cached_tokens: 1103 });
     expect(second.usage!.prompt_tokens).toBe(3 + 3 + 1100 + 3 + 2);
 
-    const entries = await eventually(
+    const entries = (await eventually(
       () => admin.usage(accountId),
       (e) => e.length === 2,
-    );
-    const entry = (entries as unknown as LedgerEntry[]).find((e) => e.cached_input_tokens > 0)!;
-    expect(entry).toMatchObject({
+    )) as unknown as LedgerEntry[];
+    // $3 per million input, $0.30 cache read, $3.75 cache write, $15 output (catalog prices of sigma-sonnet-4-6)
+    const writing = entries.find((e) => e.cached_input_tokens === 0)!;
+    expect(writing).toMatchObject({ input_tokens: first.usage!.prompt_tokens, output_tokens: first.usage!.completion_tokens });
+    expect(writing.units).toMatchObject({ cache_write_input_tokens: 1103 });
+    const plain = writing.input_tokens - 1103;
+    expect(writing.cost_micros).toBe(Math.ceil((plain * 3_000_000 + 1103 * 3_750_000 + writing.output_tokens * 15_000_000) / 1_000_000));
+
+    const reading = entries.find((e) => e.cached_input_tokens > 0)!;
+    expect(reading).toMatchObject({
       input_tokens: second.usage!.prompt_tokens,
       cached_input_tokens: 1103,
       output_tokens: second.usage!.completion_tokens,
     });
-    // $3 per million input, $0.30 cached, $15 output (catalog prices of sigma-sonnet-4-6)
-    const uncached = entry.input_tokens - entry.cached_input_tokens;
-    expect(entry.cost_micros).toBe(Math.ceil((uncached * 3_000_000 + 1103 * 300_000 + entry.output_tokens * 15_000_000) / 1_000_000));
+    expect(reading.units).not.toHaveProperty('cache_write_input_tokens');
+    const uncached = reading.input_tokens - reading.cached_input_tokens;
+    expect(reading.cost_micros).toBe(Math.ceil((uncached * 3_000_000 + 1103 * 300_000 + reading.output_tokens * 15_000_000) / 1_000_000));
   });
 
   it('gives the client a stream error when the upstream stream is cut, and bills only what was produced', async () => {

@@ -290,4 +290,37 @@ export function messagesSuite(start: () => Promise<Stack>, models: string[]) {
     expect(entry.input_tokens).toBeGreaterThan(0);
     expect(entry.output_tokens).toBeGreaterThan(0);
   });
+
+  it('bills a native call’s cache writes at the cache-write price and its cache reads at the cached price', async () => {
+    const admin = new Admin(stack);
+    const { accountId, key } = await admin.fundedKey(2);
+    const keyed = new Anthropic({ baseURL: stack.origin, apiKey: key, maxRetries: 0 });
+    const system: Anthropic.TextBlockParam[] = [{ type: 'text', text: 'house rules '.repeat(550), cache_control: { type: 'ephemeral' } }];
+    const ask = async (content: string) => {
+      const { data, response } = await keyed.messages
+        .create({ model: 'sigma-sonnet-4-6', max_tokens: 50, system, messages: [{ role: 'user', content }] })
+        .withResponse();
+      return { usage: data.usage, requestId: response.headers.get('request-id') };
+    };
+    const first = await ask('first question');
+    const second = await ask('second question');
+    expect(first.usage.cache_creation_input_tokens).toBeGreaterThan(1000);
+    expect(second.usage.cache_read_input_tokens).toBe(first.usage.cache_creation_input_tokens);
+
+    const entries = await eventually(
+      () => admin.usage(accountId),
+      (e) => e.length === 2,
+    );
+    // sigma-sonnet-4-6: $3 per million input, $0.30 cache read, $3.75 cache write, $15 output
+    for (const { usage, requestId } of [first, second]) {
+      const entry = entries.find((e) => e.request_id === requestId)!;
+      const read = usage.cache_read_input_tokens ?? 0;
+      const written = usage.cache_creation_input_tokens ?? 0;
+      expect(entry.input_tokens).toBe(usage.input_tokens + read + written);
+      expect(entry.units).toMatchObject({ cached_input_tokens: read, ...(written && { cache_write_input_tokens: written }) });
+      expect(entry.cost_micros).toBe(
+        Math.ceil((usage.input_tokens * 3_000_000 + read * 300_000 + written * 3_750_000 + usage.output_tokens * 15_000_000) / 1_000_000),
+      );
+    }
+  });
 }

@@ -21,7 +21,7 @@ export const responsesUsageSchema = z.looseObject({
   input_tokens: count,
   output_tokens: count,
   total_tokens: count.nullish(),
-  input_tokens_details: z.looseObject({ cached_tokens: count.nullish() }).nullish(),
+  input_tokens_details: z.looseObject({ cached_tokens: count.nullish(), cache_write_tokens: count.nullish() }).nullish(),
   output_tokens_details: z.looseObject({ reasoning_tokens: count.nullish() }).nullish(),
 });
 export type ResponsesUsage = z.infer<typeof responsesUsageSchema>;
@@ -83,6 +83,12 @@ export type ResponsesResponse = z.infer<typeof responsesResponseSchema>;
 
 /** What a response is billed for, in price units. */
 export function usageFromResponses(u: ResponsesUsage): Usage {
-  const cached = u.input_tokens_details?.cached_tokens ?? 0;
-  return { input_tokens: u.input_tokens, cached_input_tokens: Math.min(cached, u.input_tokens), output_tokens: u.output_tokens };
+  const cached = Math.min(u.input_tokens_details?.cached_tokens ?? 0, u.input_tokens);
+  const written = Math.min(u.input_tokens_details?.cache_write_tokens ?? 0, u.input_tokens - cached);
+  return {
+    input_tokens: u.input_tokens,
+    cached_input_tokens: cached,
+    ...(written > 0 && { cache_write_input_tokens: written }),
+    output_tokens: u.output_tokens,
+  };
 }

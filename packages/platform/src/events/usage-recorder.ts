@@ -122,8 +122,10 @@ export class UsageRecorder implements UsageSink {
 function countUsage(model: string, usage: Usage, costMicros: number): void {
   const input = usage.input_tokens ?? 0;
   const cached = usage.cached_input_tokens ?? 0;
-  if (input) tokensTotal.inc({ model, direction: 'input' }, input - cached);
+  const written = usage.cache_write_input_tokens ?? 0;
+  if (input - cached - written) tokensTotal.inc({ model, direction: 'input' }, input - cached - written);
   if (cached) tokensTotal.inc({ model, direction: 'cached_input' }, cached);
+  if (written) tokensTotal.inc({ model, direction: 'cache_write_input' }, written);
   if (usage.output_tokens) tokensTotal.inc({ model, direction: 'output' }, usage.output_tokens);
   costMicrosTotal.inc({ model }, costMicros);
 }

@@ -47,6 +47,7 @@ export class AnthropicUsageTracker {
         // Anthropic's input_tokens leaves out cache reads and writes; ours counts every prompt token.
         ...(this.input !== undefined && { input_tokens: this.input + this.cacheRead + this.cacheCreation }),
         cached_input_tokens: this.cacheRead,
+        cache_write_input_tokens: this.cacheCreation,
         ...(typeof u.output_tokens === 'number' && { output_tokens: u.output_tokens }),
       },
       final,

@@ -20,9 +20,15 @@ export function toChatUsage(u: UpstreamUsage): ChatUsage {
     total_tokens: u.total_tokens ?? u.prompt_tokens + u.completion_tokens,
   };
   const cached = u.prompt_tokens_details?.cached_tokens;
+  const written = u.prompt_tokens_details?.cache_write_tokens;
   const audio = u.prompt_tokens_details?.audio_tokens;
-  if (cached != null || audio != null) {
-    usage.prompt_tokens_details = { ...(cached != null && { cached_tokens: cached }), ...(audio != null && { audio_tokens: audio }) };
+  if (cached != null || written != null || audio != null) {
+    usage.prompt_tokens_details = {
+      ...(cached != null && { cached_tokens: cached }),
+      // An upstream that charges for cache writes and reports them (OpenRouter's field): billed apart.
+      ...(written != null && { cache_write_tokens: written }),
+      ...(audio != null && { audio_tokens: audio }),
+    };
   }
   const reasoning = u.completion_tokens_details?.reasoning_tokens;
   if (reasoning != null) usage.completion_tokens_details = { reasoning_tokens: reasoning };

@@ -11,7 +11,9 @@ export const upstreamUsageSchema = z.looseObject({
   prompt_tokens: count,
   completion_tokens: count,
   total_tokens: count.nullish(),
-  prompt_tokens_details: z.looseObject({ cached_tokens: count.nullish(), audio_tokens: count.nullish() }).nullish(),
+  prompt_tokens_details: z
+    .looseObject({ cached_tokens: count.nullish(), cache_write_tokens: count.nullish(), audio_tokens: count.nullish() })
+    .nullish(),
   completion_tokens_details: z.looseObject({ reasoning_tokens: count.nullish() }).nullish(),
 });
 

@@ -6,7 +6,7 @@
 import { countTextTokens, type Usage } from '@unigate/contracts';
 import type { MeasuredStream } from '../adapter';
 
-type TokenReport = Pick<Usage, 'input_tokens' | 'cached_input_tokens' | 'output_tokens'>;
+type TokenReport = Pick<Usage, 'input_tokens' | 'cached_input_tokens' | 'cache_write_input_tokens' | 'output_tokens'>;
 
 export class UsageTally {
   private reported: TokenReport = {};
@@ -41,7 +41,14 @@ export class UsageTally {
     if (!this.producedAnything) return {};
     const input = this.reported.input_tokens ?? (this.promptEstimate ??= this.promptTokens());
     const output = this.final && this.reported.output_tokens !== undefined ? this.reported.output_tokens : countTextTokens(this.produced);
-    return { input_tokens: input, cached_input_tokens: Math.min(this.reported.cached_input_tokens ?? 0, input), output_tokens: output };
+    const cached = Math.min(this.reported.cached_input_tokens ?? 0, input);
+    const written = Math.min(this.reported.cache_write_input_tokens ?? 0, input - cached);
+    return {
+      input_tokens: input,
+      cached_input_tokens: cached,
+      ...(written > 0 && { cache_write_input_tokens: written }),
+      output_tokens: output,
+    };
   }
 }
 

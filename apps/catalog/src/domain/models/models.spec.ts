@@ -86,6 +86,8 @@ describe('built-in models', () => {
     expect(byId.get('sigma-sonnet-4-6')!.prices).toEqual({
       input_per_mtok: 3_000_000,
       cached_input_per_mtok: 300_000,
+      // Anthropic charges a prompt-cache write at 1.25× its input price.
+      cache_write_input_per_mtok: 3_750_000,
       output_per_mtok: 15_000_000,
     });
   });

@@ -127,7 +127,7 @@ export class ChatToAnthropicStream {
         stop_sequence: null,
         usage: {
           input_tokens: reported?.input_tokens ?? this.opts.inputTokens,
-          cache_creation_input_tokens: 0,
+          cache_creation_input_tokens: reported?.cache_creation_input_tokens ?? 0,
           cache_read_input_tokens: reported?.cache_read_input_tokens ?? 0,
           output_tokens: 1,
         },

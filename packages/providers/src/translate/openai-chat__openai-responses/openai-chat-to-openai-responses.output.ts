@@ -3,14 +3,15 @@
  * translators so both produce the same items: output items (reasoning, message, tool calls), the
  * response envelope that echoes the request's settings, the status a finish reason means, and usage.
  */
-import type {
-  ChatToolCall,
-  ChatUsage,
-  FinishReason,
-  ResponsesOutputItem,
-  ResponsesRequest,
-  ResponsesResponse,
-  ResponsesUsage,
+import {
+  usageFromChat,
+  type ChatToolCall,
+  type ChatUsage,
+  type FinishReason,
+  type ResponsesOutputItem,
+  type ResponsesRequest,
+  type ResponsesResponse,
+  type ResponsesUsage,
 } from '@unigate/contracts';
 import { customInput, type ToolNames } from './openai-chat__openai-responses.tools';
 
@@ -87,9 +88,13 @@ export function statusOf(finish: FinishReason | null | undefined): Pick<Response
 }
 
 export function responsesUsage(u: ChatUsage): ResponsesUsage {
+  const { cached_input_tokens, cache_write_input_tokens } = usageFromChat(u);
   return {
     input_tokens: u.prompt_tokens,
-    input_tokens_details: { cached_tokens: Math.min(u.prompt_tokens_details?.cached_tokens ?? 0, u.prompt_tokens) },
+    input_tokens_details: {
+      cached_tokens: cached_input_tokens ?? 0,
+      ...(cache_write_input_tokens && { cache_write_tokens: cache_write_input_tokens }),
+    },
     output_tokens: u.completion_tokens,
     output_tokens_details: { reasoning_tokens: u.completion_tokens_details?.reasoning_tokens ?? 0 },
     total_tokens: u.prompt_tokens + u.completion_tokens,
