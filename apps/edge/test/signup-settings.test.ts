@@ -37,9 +37,13 @@ async function edge(web: WebSettings, trustProxy = 'loopback,linklocal,uniqueloc
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   await fastify.ready();
   /** POST `path` as a browser would on `host`: the CSRF cookie from the form's GET, sent back with its token. */
-  const post = async (path: string, email: string, via: { host?: string; peer?: string; forwardedFor?: string } = {}) => {
+  const post = async (
+    path: string,
+    email: string,
+    via: { host?: string; peer?: string; forwardedFor?: string; forwarded?: Record<string, string> } = {},
+  ) => {
     const host = via.host ?? '127.0.0.1:8080';
-    const form = await fastify.inject({ method: 'GET', url: path, headers: { host } });
+    const form = await fastify.inject({ method: 'GET', url: path, headers: { host, ...via.forwarded } });
     const csrf = /unigate_csrf=([\w-]+)/.exec(String(form.headers['set-cookie']))![1];
     return fastify.inject({
       method: 'POST',
@@ -50,6 +54,7 @@ async function edge(web: WebSettings, trustProxy = 'loopback,linklocal,uniqueloc
         cookie: `unigate_csrf=${csrf}`,
         'content-type': 'application/x-www-form-urlencoded',
         ...(via.forwardedFor && { 'x-forwarded-for': via.forwardedFor }),
+        ...via.forwarded,
       },
       payload: `_csrf=${csrf}&email=${encodeURIComponent(email)}&password=long+enough+password`,
     });
@@ -88,6 +93,23 @@ describe('sign-up settings over HTTP', () => {
       ['A@x.io', 2_500_000, 'paid'],
       ['a@x.io', 2_500_000, 'paid'],
     ]);
+    await app.close();
+  });
+
+  it('behind a TLS-terminating proxy that sends its own Host, the cookies are Secure (X-Forwarded-Proto: https)', async () => {
+    const { app, post } = await edge(OPEN);
+    // nginx's default: Host is the upstream's (loopback), the client's scheme and host are forwarded.
+    const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'gateway.example.com' };
+    const res = await post('/signup', 'p@x.io', { host: '127.0.0.1:8080', forwarded });
+    expect(res.statusCode).toBe(303);
+    const cookies = [res.headers['set-cookie']].flat() as string[];
+    expect(cookies.find((c) => c.startsWith('unigate_session='))).toMatch(/; Secure$/);
+    // The form's CSRF cookie too.
+    const form = await app
+      .getHttpAdapter()
+      .getInstance()
+      .inject({ method: 'GET', url: '/login', headers: { host: '127.0.0.1:8080', ...forwarded } });
+    expect(String(form.headers['set-cookie'])).toMatch(/^unigate_csrf=.*; Secure$/);
     await app.close();
   });
 });

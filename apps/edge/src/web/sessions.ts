@@ -30,10 +30,14 @@ export function readCookies(request: FastifyRequest): Record<string, string> {
   return out;
 }
 
-/** Secure everywhere but on a loopback host, where browsers serve plain http. */
+/**
+ * Secure everywhere but on a loopback host reached over plain http, where browsers serve it. Host and
+ * protocol are the client's as a proxy UNIGATE_TRUST_PROXY believes forwards them: a TLS-terminating
+ * proxy that sends its upstream's Host (`127.0.0.1:8080`, nginx's default) still gets a Secure cookie.
+ */
 function cookie(request: FastifyRequest, name: string, value: string, maxAgeS: number): string {
-  const host = (request.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
-  const local = host === 'localhost' || host === '127.0.0.1' || host === '[::1]';
+  const host = request.host.replace(/:\d+$/, '').toLowerCase();
+  const local = request.protocol !== 'https' && (host === 'localhost' || host === '127.0.0.1' || host === '[::1]');
   return `${name}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeS}${local ? '' : '; Secure'}`;
 }
 

@@ -22,6 +22,21 @@ import { startTelemetry, stopTelemetry, tracingConfigured } from './telemetry';
 
 const OURS = ['http', 'grpc', 'kafkajs', 'undici', 'pg', 'ioredis'].map((n) => `@opentelemetry/instrumentation-${n}`);
 
+/** Starts telemetry and returns what `use` makes of the instrumentations the SDK was handed. */
+async function inspectStarted<T>(use: (instrumentations: Instrumentation[]) => T): Promise<T> {
+  const saved = { ...process.env };
+  try {
+    process.env.OTEL_TRACES_EXPORTER = 'otlp';
+    startTelemetry('spec');
+    return use(started.flat());
+  } finally {
+    for (const i of started.flat()) i.disable();
+    started.length = 0;
+    await stopTelemetry();
+    process.env = saved;
+  }
+}
+
 /** Starts telemetry with `env` set and returns the instrumentations constructed, by name. */
 async function constructedWith(env: Record<string, string>): Promise<string[]> {
   const saved = { ...process.env };
@@ -60,5 +75,26 @@ describe('telemetry', () => {
   it("narrows them to an operator's OTEL_NODE_ENABLED_INSTRUMENTATIONS, never widens them", async () => {
     expect(await constructedWith({ OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'http,express' })).toEqual(['@opentelemetry/instrumentation-http']);
     expect(await constructedWith({ OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'express' })).toEqual([]);
+  });
+
+  it("keeps the signature of a signed file link (GET /v1/files/{key}?expires=…&signature=…) out of an incoming request's span", async () => {
+    const query = await inspectStarted((instrumentations) => {
+      const http = instrumentations.find(
+        (i) => (i as { instrumentationName?: string }).instrumentationName === '@opentelemetry/instrumentation-http',
+      );
+      const config = (http as unknown as { getConfig(): { redactedQueryParamsServer?: string[] } }).getConfig();
+      // As the instrumentation writes url.query (utils.ts, getIncomingRequestAttributes): its default list unless configured.
+      /* eslint-disable @typescript-eslint/no-require-imports */
+      const { redactQueryString } = require('@opentelemetry/instrumentation-http/build/src/utils') as {
+        redactQueryString(params: URLSearchParams, redact: string[]): string;
+      };
+      const { DEFAULT_QUERY_STRINGS_TO_REDACT } = require('@opentelemetry/instrumentation-http/build/src/internal-types') as {
+        DEFAULT_QUERY_STRINGS_TO_REDACT: string[];
+      };
+      /* eslint-enable @typescript-eslint/no-require-imports */
+      const redacted = config.redactedQueryParamsServer ?? DEFAULT_QUERY_STRINGS_TO_REDACT;
+      return redactQueryString(new URLSearchParams('expires=1796180415&signature=IgFbAm1bM2NOh4ch&X-Amz-Signature=abc'), redacted);
+    });
+    expect(query).toBe('expires=1796180415&signature=REDACTED&X-Amz-Signature=REDACTED');
   });
 });

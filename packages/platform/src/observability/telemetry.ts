@@ -12,6 +12,22 @@ import type { NodeSDK } from '@opentelemetry/sdk-node';
 
 let sdk: NodeSDK | undefined;
 
+/**
+ * Query parameters an incoming request's span keeps as REDACTED: the instrumentation's own list (its
+ * default, which giving any list replaces) and `signature`, the credential of our signed file links
+ * (storage/signed-links.ts: anyone holding the whole link reads the file for a day).
+ */
+export const REDACTED_QUERY_PARAMS = [
+  'sig',
+  'Signature',
+  'AWSAccessKeyId',
+  'X-Goog-Signature',
+  'X-Amz-Signature',
+  'X-Amz-Credential',
+  'X-Amz-Security-Token',
+  'signature',
+];
+
 const ENABLED = [
   '@opentelemetry/instrumentation-http',
   '@opentelemetry/instrumentation-grpc',
@@ -44,6 +60,7 @@ export function startTelemetry(serviceName: string): void {
     getNodeAutoInstrumentations({
       // Calls on a Session stream get spans of their own (grpc/session-tracing.ts), not the stream's.
       '@opentelemetry/instrumentation-grpc': { ignoreGrpcMethods: ['Session'] },
+      '@opentelemetry/instrumentation-http': { redactedQueryParamsServer: REDACTED_QUERY_PARAMS },
     }),
   );
   sdk = new Sdk({ instrumentations });
