@@ -3,7 +3,7 @@
  * schema creation, migrations once, persistence across restarts, and no lost update under concurrent
  * row-locking transactions on the embedded store (INFRA.md: it runs one transaction at a time).
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,5 +130,13 @@ describe('on the embedded store', () => {
       expect(readFileSync(join(d, 'PG_VERSION'), 'utf8')).toBe(readFileSync(join(template, 'PG_VERSION'), 'utf8'));
     }
     expect(readFileSync(join(fresh, 'bootstrap-key'), 'utf8')).toBe('sk-1');
+  });
+
+  test("a directory it makes is its owner's only (PGlite writes the store's files world-writable)", async () => {
+    const made = join(dir, 'made', 'data');
+    const pg = await startEmbeddedPostgres(made, { template: await prepareEmbeddedTemplate() });
+    await pg.close();
+    expect(statSync(made).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'made')).mode & 0o777).toBe(0o700);
   });
 });

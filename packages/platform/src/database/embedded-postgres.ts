@@ -135,7 +135,9 @@ export async function launchEmbeddedPostgres(
   opts: EmbeddedPostgresOptions = {},
 ): Promise<{ started: Promise<EmbeddedPostgres> }> {
   const dir = resolve(dataDir);
-  await mkdir(dir, { recursive: true });
+  // Its owner's only: PGlite writes the store's files world-writable (0666), and beside them go the
+  // ledger journal, result files and secrets. A directory that exists keeps the mode it was given.
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   // The copy of a template (~40 MB in ~1,000 files) is the worker's: it then runs beside the caller.
   const copyFrom = existsSync(join(dir, CLUSTER_MARKER)) ? undefined : await initialize(dir, opts);
   const { worker, started } = startWorker(dir, opts, { initOnly: false, copyFrom });
