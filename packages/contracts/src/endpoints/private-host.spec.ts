@@ -1,7 +1,10 @@
 import { isPublicAddress } from './private-host';
 
 describe('isPublicAddress', () => {
-  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('%s is public', (a) => expect(isPublicAddress(a)).toBe(true));
+  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2001:4860:4860::8888', '64:ff9b::808:808', '2002:808:808::1'])(
+    '%s is public',
+    (a) => expect(isPublicAddress(a)).toBe(true),
+  );
   it.each([
     '127.0.0.1',
     '10.1.2.3',
@@ -15,6 +18,18 @@ describe('isPublicAddress', () => {
     'fe80::1',
     'fd00:ec2::254',
     '::ffff:127.0.0.1',
+    '::ffff:a00:1', // IPv4-mapped 10.0.0.1 written in hex
+    '::10.0.0.1', // IPv4-compatible
+    '::a9fe:a9fe', // IPv4-compatible 169.254.169.254
+    '64:ff9b::10.0.0.1', // NAT64: reaches 10.0.0.1 on an IPv6-only cluster with DNS64
+    '64:ff9b::a9fe:a9fe', // NAT64 to the cloud metadata address
+    '64:ff9b:1::1', // local-use NAT64
+    '2002:a00:1::1', // 6to4 of 10.0.0.1
+    '2002:7f00:1::', // 6to4 of 127.0.0.1
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
+    '2001:db8::1',
+    '100::1',
+    'fe80::1%eth0',
     'not-an-ip',
   ])('%s is not', (a) => expect(isPublicAddress(a)).toBe(false));
 });
