@@ -427,6 +427,17 @@ describe('stored responses as a chain', () => {
     expect(await rowsOf([`${again}_2`, `${again}_3`])).toEqual([]);
   });
 
+  it('never hands a row to another account when the upstream sends its id again', async () => {
+    const [mine] = await conversation(1, 'acct-owner');
+    const answer = await store.answer('acct-owner', mine);
+    const taken = { id: mine, account_id: 'acct-thief', model: 'm', previous_id: null, items: [], response: answered(mine) };
+    expect(await store.save(taken)).toBe(false);
+    expect(await store.answer('acct-thief', mine)).toBeNull();
+    expect(await store.conversation('acct-thief', mine)).toBeNull();
+    expect(await store.answer('acct-owner', mine)).toEqual(answer);
+    expect(await store.conversation('acct-owner', mine)).toHaveLength(2);
+  });
+
   it('expires in batches until nothing old is left, past old rows it keeps and rows created in the same instant', async () => {
     await ds.query(`DELETE FROM chat.responses WHERE created_at < now() - interval '1 day'`);
     // 2,500 old turns of one conversation that is still going (older than everything else, so the

@@ -36,14 +36,17 @@ export class TypeOrmResponsesStore implements ResponsesStore {
 
   async save(r: StoredResponse): Promise<boolean> {
     // The table's trigger names the conversation (chain_id) from the response this one continued. An
-    // id the upstream sends again is a new turn: it replaces the row, and its age starts again.
+    // id the upstream sends again is a new turn: it replaces the row, and its age starts again — in the
+    // same account only. Another account's row stays its own (an upstream reusing an id must not hand
+    // one tenant's conversation to another), and this response is then not stored.
     const rows = (await this.ds.query(
       `INSERT INTO chat.responses (id, account_id, model, previous_id, items, response)
        SELECT $1, $2, $3, $4, $5, $6
         WHERE $4::text IS NULL OR EXISTS (SELECT 1 FROM chat.responses WHERE id = $4 AND account_id = $2)
-       ON CONFLICT (id) DO UPDATE SET account_id = EXCLUDED.account_id, model = EXCLUDED.model,
+       ON CONFLICT (id) DO UPDATE SET model = EXCLUDED.model,
          previous_id = EXCLUDED.previous_id, items = EXCLUDED.items, response = EXCLUDED.response,
          created_at = EXCLUDED.created_at
+        WHERE chat.responses.account_id = EXCLUDED.account_id
        RETURNING 1`,
       [r.id, r.account_id, r.model, r.previous_id, JSON.stringify(r.items), JSON.stringify(r.response)],
     )) as unknown[];
