@@ -29,7 +29,12 @@ export function registerRequestHooks(fastify: FastifyInstance, logger: Logger): 
   // Label children looked up once per route and status (a route is a registered path, never user input).
   const counted = new Map<string, CounterChild>();
   const timed = new Map<string, HistogramChild>();
+  // An injected request (a WebSocket-mode response.create, an MCP tool call) reaches onResponse and then
+  // `close` without being `writableFinished`: without this it was counted and logged twice.
+  const seen = new WeakSet<FastifyRequest>();
   const count = (request: FastifyRequest, status: number, elapsedMs: number) => {
+    if (seen.has(request)) return;
+    seen.add(request);
     const route = routeOf(request);
     const key = `${status} ${route}`;
     let counter = counted.get(key);
