@@ -41,7 +41,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Authenticator } from '../auth/authenticator';
 import { shouldRetry, toGatewayError } from '../http/error-renderer';
 import { parseJsonText } from '../http/json-body';
-import type { LocalCalls, LocalStreamingHttp } from '../http/local-calls';
+import type { LocalCalls, LocalStreamingAnswer, LocalStreamingHttp } from '../http/local-calls';
 import { newRequestId } from '../http/request-id';
 import { routeFor } from '../pipeline/model-route';
 
@@ -243,7 +243,15 @@ class ResponsesConnection {
 
   /** POST /v1/responses in process, its events sent on as they come. */
   private async relay(request: Record<string, unknown>, signal: AbortSignal): Promise<void> {
-    const answer = await this.http({ method: 'POST', url: responsesSpec.path, body: { ...request, stream: true }, signal });
+    let answer: LocalStreamingAnswer;
+    try {
+      answer = await this.http({ method: 'POST', url: responsesSpec.path, body: { ...request, stream: true }, signal });
+    } catch (err) {
+      // Cut before its headers because the client left (the in-process response is destroyed): that is
+      // the client leaving, not a failure of the gateway, and nobody is left to tell.
+      if (signal.aborted) return;
+      throw err;
+    }
     if (answer.status !== 200) {
       this.send(JSON.stringify({ type: 'error', status: answer.status, ...errorBody(await text(answer.body)) }));
       return;
