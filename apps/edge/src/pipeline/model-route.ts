@@ -13,8 +13,10 @@ export async function routeFor(catalog: CatalogPort, spec: AnyEndpointSpec, prin
 /** The resolved `route` serves this endpoint (400) and the key may use it (403). */
 export function requireRouteAllowed(spec: AnyEndpointSpec, principal: KeyPrincipal, model: string, route: ModelRoute): void {
   if (!spec.kinds.includes(route.model.kind)) {
+    const kind = route.model.kind;
     throw errors.invalidRequest(
-      `The model '${model}' is a ${route.model.kind} model and cannot be used with ${spec.path}.`,
+      // Clients show it as it is (Claude Code: `API Error: 400 The model … is an embedding model …`).
+      `The model '${model}' is ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} model and cannot be used with ${spec.path}.`,
       'model',
       spec.kindMismatchCode ?? 'model_not_supported',
     );
