@@ -139,6 +139,8 @@ export const chatCompletionRequestSchema = z.looseObject(
     user: z.string().optional(),
     seed: z.number().int().optional(),
     reasoning_effort: z.string().optional(),
+    /** OpenAI's cache routing key; on an Anthropic upstream it also asks for cache breakpoints (docs/coding-agents.md). */
+    prompt_cache_key: z.string({ error: 'prompt_cache_key must be a string' }).optional(),
   },
   { error: requestBodyError },
 );

@@ -633,6 +633,39 @@ export function responsesSuite(start: (env: Record<string, string>) => Promise<S
     }
   });
 
+  it('caches a conversation on sigma for a prompt_cache_key as OpenAI would (Codex): each turn reads what the one before wrote', async () => {
+    const admin = new Admin(stack);
+    const { accountId, key } = await admin.fundedKey(2);
+    const keyed = openaiFor(stack, key);
+    const turn = (input: OpenAI.Responses.ResponseInputItem[]) =>
+      keyed.responses.create({
+        model: 'sigma-sonnet-4-6',
+        instructions: 'house rules '.repeat(550),
+        tools: [EXEC],
+        store: false,
+        prompt_cache_key: `session-${Date.now()}`,
+        input,
+      });
+    const input: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: 'Run `ls /srv` and tell me what is there.' }];
+    const first = await turn(input);
+    const call = functionCall(first)!;
+    const second = await turn([
+      ...input,
+      ...(first.output as OpenAI.Responses.ResponseInputItem[]),
+      { type: 'function_call_output', call_id: call.call_id, output: 'backups\nwww' },
+    ]);
+    // The first turn writes its whole prompt to the cache (billed at the write price); the second reads it back.
+    const written = first.usage!.input_tokens_details as { cached_tokens: number; cache_write_tokens?: number };
+    expect(written.cached_tokens).toBe(0);
+    expect(written.cache_write_tokens).toBeGreaterThan(1100);
+    expect(second.usage!.input_tokens_details.cached_tokens).toBe(written.cache_write_tokens);
+    const entries = await eventually(
+      () => admin.usage(accountId),
+      (e) => e.length === 2,
+    );
+    expect(entries.map((e) => Number(e.units.cached_input_tokens ?? 0)).sort((a, b) => a - b)).toEqual([0, written.cache_write_tokens]);
+  });
+
   it('answers invalid requests with 400 naming the field, in Shape B', async () => {
     const err = await client.responses
       .create({ model: 'gamma-2.5-flash', input: [{ role: 'tool', content: 'x' }] } as never)

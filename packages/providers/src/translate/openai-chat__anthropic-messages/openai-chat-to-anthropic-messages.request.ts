@@ -10,6 +10,10 @@
  *   (consecutive results, and any user text after them, share one user turn, as Anthropic requires);
  * - `cache_control` on a chat message (LiteLLM's convention; our chat schema keeps message fields) is
  *   set on the last block of that message, so prompt caching works from chat clients too;
+ * - `prompt_cache_key` without any `cache_control` (Codex sends one with every turn): OpenAI caches a
+ *   conversation's prefix by itself, Anthropic only up to marked blocks, so the end of the prompt and
+ *   the end of the previous turn's prompt are marked (conversationBreakpoints) — each turn then reads
+ *   what the one before wrote instead of paying for the whole conversation again;
  * - `response_format` json_object / json_schema is emulated with a tool the model must call
  *   (`JSON_RESPONSE_TOOL`); the response translators turn its input back into the message content;
  * - sampling: temperature is clamped to Anthropic's 0..1; penalties, seed, logprobs are dropped;
@@ -79,6 +83,7 @@ export function chatToAnthropicRequest(chat: ChatCompletionRequest, opts: ChatTo
   }
   const thinkingOn = thinking !== undefined && thinking.type !== 'disabled';
 
+  if (chat.prompt_cache_key && !system.some((b) => b.cache_control) && !messages.some(hasBreakpoint)) conversationBreakpoints(messages);
   const body: AnthropicMessagesRequest = { model: opts.model, max_tokens: maxTokens, messages };
   if (system.length > 0) body.system = system.length === 1 && !system[0].cache_control ? system[0].text : system;
   if (tools.length > 0) {
@@ -94,6 +99,36 @@ export function chatToAnthropicRequest(chat: ChatCompletionRequest, opts: ChatTo
   if (typeof topK === 'number' && Number.isInteger(topK) && topK >= 0 && !thinkingOn) body.top_k = topK;
   if (chat.user) body.metadata = { user_id: chat.user };
   return { body, jsonTool: jsonTool ? JSON_RESPONSE_TOOL : null };
+}
+
+const EPHEMERAL = { type: 'ephemeral' as const };
+
+function hasBreakpoint(m: AnthropicMessageParam): boolean {
+  return typeof m.content !== 'string' && m.content.some((b) => (b as { cache_control?: unknown }).cache_control);
+}
+
+/**
+ * Marks the last message and the last user turn before the final assistant turn (where the previous
+ * request of the same conversation ended and was marked) as cache breakpoints, in place: two of the
+ * four Anthropic allows. The second makes the previous turn's cached prefix a hit however many blocks
+ * the turn in between added (Anthropic looks back only 20 blocks from a breakpoint).
+ */
+function conversationBreakpoints(messages: AnthropicMessageParam[]): void {
+  const mark = (i: number) => {
+    const m = messages[i];
+    const blocks: AnthropicContentBlock[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
+    const end = blocks.at(-1);
+    if (end?.type === 'text' && end.text === '') return; // Anthropic refuses a mark on empty text
+    messages[i] = { ...m, content: withCacheControl(blocks, EPHEMERAL) };
+  };
+  const last = messages.length - 1;
+  for (let i = last - 1; i > 0; i--) {
+    if (messages[i].role === 'assistant' && messages[i - 1].role === 'user') {
+      mark(i - 1);
+      break;
+    }
+  }
+  mark(last);
 }
 
 function convertMessages(chatMessages: ReadonlyArray<ChatMessage>): { system: AnthropicTextBlock[]; messages: AnthropicMessageParam[] } {

@@ -135,6 +135,43 @@ describe('chatToAnthropicRequest', () => {
     ]);
   });
 
+  describe('with a prompt_cache_key (Codex sends one every turn)', () => {
+    const ephemeral = { type: 'ephemeral' };
+    const turns = [
+      { role: 'system' as const, content: 'You are a coding agent.' },
+      { role: 'user' as const, content: 'list the files' },
+      {
+        role: 'assistant' as const,
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function' as const, function: { name: 'ls', arguments: '{}' } }],
+      },
+      { role: 'tool' as const, tool_call_id: 'c1', content: 'a.ts b.ts' },
+    ];
+
+    it('marks the end of the prompt and the end of the previous turn as cache breakpoints', () => {
+      const { body } = chatToAnthropicRequest(chat({ messages: turns, prompt_cache_key: 'session-1' }), { model: 'm' });
+      expect(body.system).toBe('You are a coding agent.');
+      expect(body.messages).toEqual([
+        { role: 'user', content: [{ type: 'text', text: 'list the files', cache_control: ephemeral }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'ls', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c1', content: 'a.ts b.ts', cache_control: ephemeral }] },
+      ]);
+      // The first turn: only the end of its prompt, which the next turn marks again.
+      const first = chatToAnthropicRequest(chat({ messages: turns.slice(0, 2), prompt_cache_key: 'session-1' }), { model: 'm' });
+      expect(first.body.messages).toEqual([body.messages[0]]);
+    });
+
+    it("leaves the client's own breakpoints alone, and marks nothing without a key", () => {
+      const own = chatToAnthropicRequest(
+        chat({ messages: [turns[0], { ...turns[1], cache_control: ephemeral }, turns[2], turns[3]], prompt_cache_key: 'k' }),
+        { model: 'm' },
+      );
+      expect(own.body.messages.map((m) => JSON.stringify(m).includes('cache_control'))).toEqual([true, false, false]);
+      const none = chatToAnthropicRequest(chat({ messages: turns }), { model: 'm' });
+      expect(JSON.stringify(none.body)).not.toContain('cache_control');
+    });
+  });
+
   it.each([
     [chat({ n: 2 }), 'n'],
     [

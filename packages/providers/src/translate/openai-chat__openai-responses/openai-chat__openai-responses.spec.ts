@@ -70,9 +70,11 @@ describe('responsesToChatRequest', () => {
     expect(names).not.toContain('web_search');
     expect(body.tool_choice).toBe('auto');
     expect(body.parallel_tool_calls).toBe(true);
-    for (const dropped of ['store', 'include', 'prompt_cache_key', 'client_metadata', 'reasoning', 'reasoning_effort']) {
+    for (const dropped of ['store', 'include', 'client_metadata', 'reasoning', 'reasoning_effort']) {
       expect(body).not.toHaveProperty(dropped);
     }
+    // Kept: an Anthropic upstream caches the conversation for it (openai-chat-to-anthropic-messages.request.ts).
+    expect(body.prompt_cache_key).toBe(codex.body.prompt_cache_key);
   });
 
   it('asks only for an effort the model takes, and forces a named tool by its chat name', () => {

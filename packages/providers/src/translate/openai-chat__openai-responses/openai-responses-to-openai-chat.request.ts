@@ -15,7 +15,9 @@
  *   through `reasoningEffort` (which efforts a model takes is the catalog's knowledge);
  *   `text.format` json_schema / json_object → response_format; a short `user` or
  *   safety_identifier → user;
- * - store, metadata, include, prompt_cache_key, client_metadata, ... have no chat meaning: dropped.
+ * - `prompt_cache_key` → chat's field of the same name (an Anthropic upstream then caches the
+ *   conversation: openai-chat-to-anthropic-messages.request.ts);
+ * - store, metadata, include, client_metadata, ... have no chat meaning: dropped.
  * Content chat cannot carry (input_file, images by file id) is refused with a 400 naming it. With
  * `paths`, every chat field written is recorded with the client field it stands for (client-paths.ts).
  */
@@ -110,6 +112,8 @@ export function responsesToChatRequest(req: ResponsesRequest, opts: ResponsesToC
   }
   const user = (req as { safety_identifier?: unknown }).safety_identifier ?? req.user;
   if (typeof user === 'string' && user.length > 0 && user.length <= MAX_USER_ID) body.user = user;
+  const cacheKey = (req as { prompt_cache_key?: unknown }).prompt_cache_key;
+  if (typeof cacheKey === 'string' && cacheKey.length > 0) body.prompt_cache_key = cacheKey;
   return { body, tools };
 }
 
