@@ -46,6 +46,30 @@ describe('standalone: observability a client cannot spoil', () => {
     expect(lines().filter((l) => String(l.route).startsWith('/health'))).toEqual([]);
   });
 
+  it('warns, with the request id, when a stream the access line counts as 200 broke off after it began', async () => {
+    const { stack } = traced;
+    await fetch(`${stack.simUrl}/_sim/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ match: { path: '/v1/messages', model: 'sigma-sonnet-4-6' }, cut_after_chunks: 3, count: 1 }),
+    });
+    const res = await post(stack.apiKey, { model: 'sigma-sonnet-4-6', stream: true, messages: [{ role: 'user', content: 'cut me off' }] });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('"error"');
+    const id = res.headers.get('x-request-id');
+    const lines = () =>
+      stack.processes[0]
+        .logs()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((l) => l.request_id === id);
+    const warning = await eventually(async () => lines().find((l) => l.msg === 'stream broke off after it began'), Boolean);
+    expect(warning).toMatchObject({ level: 'warn', model: 'sigma-sonnet-4-6', status: 502, sent: expect.any(Number) });
+    // The access line follows once the response has closed.
+    expect(await eventually(async () => lines().find((l) => l.msg === 'request'), Boolean)).toMatchObject({ status: 200 });
+  });
+
   it('keeps metric labels to the catalogue and the routes, and secrets out of logs and spans', async () => {
     const { stack, collector } = traced;
     const prompt = `prompt-${Math.random().toString(36).slice(2)}`;

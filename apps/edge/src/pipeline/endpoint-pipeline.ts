@@ -201,6 +201,22 @@ export class EndpointPipeline {
   ) {
     const logger = this.deps.logger;
     const failure = (err: unknown) => toGatewayError(err, logger, call.request_id);
+    // After its headers a stream's status stays 200 in the access line: the break is told here.
+    const brokeOff = (err: unknown, sent: number) => {
+      const gatewayError = failure(err);
+      logger.warn(
+        {
+          request_id: call.request_id,
+          model: call.route.model.id,
+          status: gatewayError.status,
+          code: gatewayError.code,
+          sent,
+          reason: gatewayError.message,
+        },
+        'stream broke off after it began',
+      );
+      return gatewayError;
+    };
     const sse = spec.sse;
     let last: unknown;
     await streamReply<unknown>(reply, {
@@ -212,7 +228,7 @@ export class EndpointPipeline {
             headers: { 'content-type': spec.binary.contentType(call.body, call.route.model) },
             frame: (item) => item as Uint8Array,
             // Bytes cannot carry an error: the connection is cut so the answer does not look complete.
-            failure: () => undefined,
+            failure: (err, sent) => void brokeOff(err, sent),
           }
         : {
             headers: SSE_HEADERS,
@@ -223,7 +239,7 @@ export class EndpointPipeline {
             trailer: sse?.terminator && sseFrame(undefined, sse.terminator),
             failure: (err, sent) => {
               const told = sse?.ended?.(last) === true;
-              const gatewayError = failure(err); // an unexpected one is logged either way
+              const gatewayError = brokeOff(err, sent); // an unexpected one is also logged as an error
               if (told) return '';
               const event = sse ? sse.error(gatewayError, call.request_id, sent) : { data: { error: { message: gatewayError.message } } };
               return sseFrame(event.event, JSON.stringify(event.data));
