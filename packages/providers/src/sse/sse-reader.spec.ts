@@ -46,6 +46,39 @@ describe('readSse', () => {
     expect((await all(source())).map((e) => e.data)).toEqual(['one', 'two']);
   });
 
+  it('accepts a CRLF cut between two chunks, and a lone CR', async () => {
+    expect((await all(bytes('data: one\r\n\r\ndata: two\r\rdata: three\n\n', 1))).map((e) => e.data)).toEqual(['one', 'two', 'three']);
+  });
+
+  it('reads a long event in small chunks, and many short lines, scanning each character a few times', async () => {
+    const long = `data: ${'x'.repeat(256 * 1024)}\n\n`;
+    const short = 'data: {}\n\n'.repeat(6000); // 60 KB, one chunk
+    const size = long.length + short.length;
+    const original = String.prototype.indexOf;
+    let scanned = 0; // characters String.prototype.indexOf looked at, the parser's way of finding line ends
+    String.prototype.indexOf = function (this: string, search: string, from = 0) {
+      const at = original.call(this, search, from);
+      scanned += (at < 0 ? this.length : at) - from;
+      return at;
+    };
+    let events: SseEvent[];
+    try {
+      events = await all(
+        (async function* () {
+          yield* bytes(long, 1024);
+          yield short;
+        })(),
+      );
+    } finally {
+      String.prototype.indexOf = original;
+    }
+    expect(events).toHaveLength(6001);
+    expect(events[0].data.length).toBe(256 * 1024);
+    // Fed whole chunks, the parser scanned the unfinished line again with each one and looked for a CR
+    // from every line to its chunk's end: 428 million characters here.
+    expect(scanned).toBeLessThan(4 * size);
+  });
+
   it('drops an event the body ended in the middle of', async () => {
     expect((await all(bytes('data: complete\n\ndata: {"partial":', 5))).map((e) => e.data)).toEqual(['complete']);
   });
