@@ -82,4 +82,49 @@ describe('PromptCache', () => {
     cache.use(req);
     expect(cache.use(req)).toEqual({ cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
   });
+  /** `items`, counting every element read from it in `reads.count`. */
+  const counted = <T extends object>(items: T[], reads: { count: number }): T[] =>
+    new Proxy(items, {
+      get: (target, key, receiver) => {
+        if (typeof key === 'string' && /^\d+$/.test(key)) reads.count++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+
+  it('reads unmarked blocks and tools a few times each: a prefix is built for a marked one only', () => {
+    const n = 2000;
+    const reads = { count: 0 };
+    const blocks = counted(
+      Array.from({ length: n }, () => ({ type: 'text' as const, text: 'a' })),
+      reads,
+    );
+    const tools = counted(
+      Array.from({ length: n }, (_, i) => ({ name: `f${i}`, input_schema: { type: 'object' as const } })),
+      reads,
+    );
+    const cache = new PromptCache(() => 0);
+    expect(cache.use({ model: 'm', tools, messages: [{ role: 'user', content: blocks }] })).toEqual({
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+    });
+    // A prefix built for every block and tool read n²/2 = 2,000,000 of each.
+    expect(reads.count).toBeLessThan(10 * n);
+  });
+
+  it('refuses more than 4 breakpoints, as the API does, before building any prefix', () => {
+    const n = 2000;
+    const reads = { count: 0 };
+    const blocks = counted(
+      Array.from({ length: n }, () => ({ type: 'text' as const, text: 'a', cache_control: cc })),
+      reads,
+    );
+    const cache = new PromptCache(() => 0);
+    expect(() => cache.use({ model: 'm', messages: [{ role: 'user', content: blocks }] })).toThrow(
+      expect.objectContaining({ status: 400, message: 'A maximum of 4 blocks with cache_control may be provided. Found 2000.' }),
+    );
+    // A prefix hashed and counted for each of them read n²/2 = 2,000,000 blocks.
+    expect(reads.count).toBeLessThan(10 * n);
+    const four = Array.from({ length: 4 }, () => ({ type: 'text' as const, text: long('a'), cache_control: cc }));
+    expect(cache.use({ model: 'm', messages: [{ role: 'user', content: four }] }).cache_creation_input_tokens).toBe(4 * 1100 + 3); // the message adds 3
+  });
 });

@@ -9,6 +9,7 @@
 import {
   countPromptTokens,
   dropOldest,
+  GatewayError,
   REPLY_PRIMING_TOKENS,
   type AnthropicContentBlock,
   type AnthropicCountTokensRequest,
@@ -17,6 +18,8 @@ import { createHash } from 'node:crypto';
 import { promptMessages } from './anthropic-prompt';
 
 export const MIN_CACHEABLE_TOKENS = 1024;
+/** Breakpoints one request may mark, as with the real API (more is a 400 there too). */
+export const MAX_BREAKPOINTS = 4;
 const TTL_MS = { '5m': 5 * 60_000, '1h': 60 * 60_000 } as const;
 const MAX_ENTRIES = 10_000;
 
@@ -71,8 +74,25 @@ function breakpoints(req: Request): Breakpoint[] {
   const out: Breakpoint[] = [];
   const tools = req.tools ?? [];
   const system = typeof req.system === 'string' ? undefined : req.system;
-  const add = (prefix: Pick<Request, 'tools' | 'system' | 'messages'>, marked: Marked) => {
+  // Each breakpoint hashes and counts its whole prefix, so they are capped before any is built: n
+  // marked blocks cost n²/2 (2,000 of them held the process for 1.1 s).
+  const markedIn = (items: readonly unknown[]) => items.filter((x) => (x as Marked).cache_control).length;
+  const found =
+    markedIn(tools) +
+    markedIn(system ?? []) +
+    req.messages.reduce((n, m) => n + (typeof m.content === 'string' ? 0 : markedIn(m.content)), 0);
+  if (found > MAX_BREAKPOINTS) {
+    throw new GatewayError({
+      status: 400,
+      code: 'invalid_request_error',
+      message: `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${found}.`,
+    });
+  }
+  // The prefix is built only for a marked block: built for every block, it made a request of n
+  // unmarked blocks (or tools) copy n²/2 of them (100,000 blocks held the process for 47 s).
+  const add = (marked: Marked, prefixOf: () => Pick<Request, 'tools' | 'system' | 'messages'>) => {
     if (!marked.cache_control) return;
+    const prefix = prefixOf();
     const key = createHash('sha1')
       .update(JSON.stringify([req.model, prefix]))
       .digest('hex');
@@ -82,14 +102,17 @@ function breakpoints(req: Request): Breakpoint[] {
     );
     out.push({ key, tokens, ttlMs: TTL_MS[marked.cache_control.ttl ?? '5m'] ?? TTL_MS['5m'] });
   };
-  tools.forEach((tool, i) => add({ tools: tools.slice(0, i + 1), messages: [] }, tool as Marked));
-  (system ?? []).forEach((block, i) => add({ tools, system: system!.slice(0, i + 1), messages: [] }, block));
+  tools.forEach((tool, i) => add(tool as Marked, () => ({ tools: tools.slice(0, i + 1), messages: [] })));
+  (system ?? []).forEach((block, i) => add(block, () => ({ tools, system: system!.slice(0, i + 1), messages: [] })));
   req.messages.forEach((m, i) => {
     if (typeof m.content === 'string') return;
     const blocks = m.content;
     blocks.forEach((block: AnthropicContentBlock, j) => {
-      const messages = [...req.messages.slice(0, i), { ...m, content: blocks.slice(0, j + 1) }];
-      add({ tools, system: req.system, messages }, block as Marked);
+      add(block as Marked, () => ({
+        tools,
+        system: req.system,
+        messages: [...req.messages.slice(0, i), { ...m, content: blocks.slice(0, j + 1) }],
+      }));
     });
   });
   return out;
