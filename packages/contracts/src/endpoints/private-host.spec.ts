@@ -1,4 +1,4 @@
-import { isPublicAddress } from './private-host';
+import { bareHostname, isPublicAddress } from './private-host';
 
 describe('isPublicAddress', () => {
   it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2001:4860:4860::8888', '64:ff9b::808:808', '2002:808:808::1'])(
@@ -32,4 +32,14 @@ describe('isPublicAddress', () => {
     'fe80::1%eth0',
     'not-an-ip',
   ])('%s is not', (a) => expect(isPublicAddress(a)).toBe(false));
+});
+
+describe('bareHostname', () => {
+  it('drops IPv6 brackets and the trailing dots of a fully qualified name, and lowers the case', () => {
+    expect(bareHostname('[::1]')).toBe('::1');
+    expect(bareHostname('LOCALHOST.')).toBe('localhost');
+    expect(bareHostname('example.com...')).toBe('example.com');
+    expect(bareHostname('...')).toBe('');
+    expect(bareHostname(`a${'.'.repeat(4080)}x`)).toBe(`a${'.'.repeat(4080)}x`);
+  });
 });

@@ -90,10 +90,12 @@ const LOCAL_NAME = /(^|\.)(localhost|local|internal|intranet|lan|home|corp)$/;
  * qualified name (`LOCALHOST.` is `localhost`, which DNS and the hosts file answer alike), lower case.
  */
 export function bareHostname(hostname: string): string {
-  return hostname
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.+$/, '')
-    .toLowerCase();
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  // Trailing dots cut by a loop: /\.+$/ tries every run of dots to the end, n²/2 steps on a name of
+  // dots (4,000 of them in each of 7 image URLs held the event loop 310 ms).
+  let end = bare.length;
+  while (end > 0 && bare.charCodeAt(end - 1) === 0x2e) end--;
+  return bare.slice(0, end).toLowerCase();
 }
 
 /**
