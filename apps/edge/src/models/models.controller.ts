@@ -26,8 +26,9 @@ const modelObject = (m: ModelInfo) => ({
 
 /**
  * GET /v1/models: OpenAI's list shape, only what the key may use, plus family and kind.
- * GET /v1/models/{model}: one of them (the SDKs' `models.retrieve`); a model the key may not use is
- * as unknown to it as one that does not exist (404 model_not_found), as the list does not show it either.
+ * GET /v1/models/{model}: one of them (the SDKs' `models.retrieve`), also by an alias (the model it
+ * names); a model the key may not use is as unknown to it as one that does not exist (404
+ * model_not_found), as the list does not show it either.
  *
  * An Anthropic client (`anthropic-version` on the request; its key may come as `x-api-key`) gets
  * Anthropic's Models API instead: the same models (SPEC: every model the key may access), newest
@@ -54,9 +55,19 @@ export class ModelsController {
   async retrieve(@Req() request: FastifyRequest, @Param('model') id: string) {
     const anthropic = speaksAnthropic(request.headers);
     const models = anthropic ? await this.anthropicModels(request) : await modelsForKey(this.catalog, principalOf(request));
-    const model = models.find((m) => m.id === id);
+    const model = models.find((m) => m.id === id) ?? (await this.aliased(id, models));
     if (!model) throw errors.modelNotFound(id);
     return anthropic ? anthropicModelInfo(model) : modelObject(model);
+  }
+
+  /**
+   * The model an alias (`claude-opus-5-5`) names, as the chat endpoints resolve it, when the key may use
+   * it: Anthropic's Models API answers an alias with the model it stands for, and a client checking its
+   * configured model by name must not be told that what it can call does not exist.
+   */
+  private async aliased(id: string, models: ModelInfo[]): Promise<ModelInfo | undefined> {
+    const route = await this.catalog.resolve(id).catch(() => undefined);
+    return route && models.find((m) => m.id === route.model.id);
   }
 
   /** The key's models in Anthropic's order: newest first (then by id). */

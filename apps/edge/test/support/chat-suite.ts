@@ -416,7 +416,9 @@ export function chatSuite(start: () => Promise<Stack>) {
       // models.retrieve: the same object as the list's entry; a model the key may not use is as unknown as one that does not exist.
       expect(await limited.models.retrieve(MODEL)).toEqual(listed.data.find((m) => m.id === MODEL));
       expect(await client.models.retrieve('sigma-opus-4-7')).toMatchObject({ id: 'sigma-opus-4-7', object: 'model', kind: 'chat' });
-      for (const hidden of ['sigma-opus-4-7', 'no-such-model-1']) {
+      // An alias names its model, and hides it from a key that may not use it like the model's own id.
+      expect(await client.models.retrieve('claude-opus-5-5')).toMatchObject({ id: 'sigma-opus-4-7', object: 'model' });
+      for (const hidden of ['sigma-opus-4-7', 'claude-opus-5-5', 'no-such-model-1']) {
         const missing = await limited.models.retrieve(hidden).catch((e) => e);
         expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
         expect(missing.error).toMatchObject({ code: 'model_not_found', param: 'model' });

@@ -171,6 +171,8 @@ export function messagesSuite(start: () => Promise<Stack>, models: string[]) {
     expect(last).toMatchObject({ has_more: false, last_id: all.at(-1)!.id });
 
     for (const id of [models[0], notChat]) expect(await client.models.retrieve(id)).toEqual(all.find((m) => m.id === id));
+    // An alias, as Claude Code names its models, gives the model it stands for (as Anthropic's own API does).
+    expect(await client.models.retrieve('claude-opus-5-5')).toEqual(all.find((m) => m.id === 'sigma-opus-4-7'));
     const unknown = await client.models.retrieve('no-such-model').catch((e) => e);
     expect(unknown).toBeInstanceOf(Anthropic.NotFoundError);
     expect(unknown.error).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
