@@ -18,6 +18,14 @@ describe('standalone: observability a client cannot spoil', () => {
       body: JSON.stringify(body),
     });
 
+  /** The gateway's JSON log lines so far. */
+  const logLines = () =>
+    traced.stack.processes[0]
+      .logs()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+
   it("writes one access line per request, which the answer's x-request-id finds", async () => {
     const { stack } = traced;
     const ok = await post(stack.apiKey, { model: 'sigma-sonnet-4-6', messages: [{ role: 'user', content: 'access line' }] });
@@ -25,13 +33,7 @@ describe('standalone: observability a client cannot spoil', () => {
     const refused = await post(stack.apiKey, { model: 'sigma-sonnet-4-6', messages: 'not a list' });
     await refused.text();
     await (await fetch(`${stack.origin}/health/ready`)).text();
-    const lines = () =>
-      stack.processes[0]
-        .logs()
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as Record<string, unknown>)
-        .filter((l) => l.msg === 'request');
+    const lines = () => logLines().filter((l) => l.msg === 'request');
     const line = async (id: string | null) => (await eventually(async () => lines().find((l) => l.request_id === id), Boolean))!;
     expect(await line(ok.headers.get('x-request-id'))).toMatchObject({
       level: 'info',
@@ -57,13 +59,7 @@ describe('standalone: observability a client cannot spoil', () => {
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('"error"');
     const id = res.headers.get('x-request-id');
-    const lines = () =>
-      stack.processes[0]
-        .logs()
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as Record<string, unknown>)
-        .filter((l) => l.request_id === id);
+    const lines = () => logLines().filter((l) => l.request_id === id);
     const warning = await eventually(async () => lines().find((l) => l.msg === 'stream broke off after it began'), Boolean);
     expect(warning).toMatchObject({ level: 'warn', model: 'sigma-sonnet-4-6', status: 502, sent: expect.any(Number) });
     // The access line follows once the response has closed.
