@@ -1,5 +1,5 @@
 /** Accounts, credits, keys and the bootstrap key against real Postgres. */
-import { MAX_BALANCE_MICROS, TOPICS, type KeyRevoked } from '@unigate/contracts';
+import { MAX_BALANCE_MICROS, TOPICS, type KeyStale } from '@unigate/contracts';
 import { hashApiKey } from '../src';
 import { startHarness, waitFor, type Harness } from './harness';
 
@@ -89,9 +89,9 @@ test('an account is paid unless made free; its keys carry the tier, which the op
   expect(owned.tier).toBe('free');
 });
 
-test('a revoked key no longer authenticates and key.revoked is published with its hash', async () => {
-  const revoked: KeyRevoked[] = [];
-  await h.bus.subscribe(TOPICS.keyRevoked, 'edge-test', async (p) => void revoked.push(p as KeyRevoked));
+test('a revoked key no longer authenticates and the key-stale event is published with its hash', async () => {
+  const revoked: KeyStale[] = [];
+  await h.bus.subscribe(TOPICS.keyStale, 'edge-test', async (p) => void revoked.push(p as KeyStale));
   const acc = await h.domain.billing.createAccount('revoke', 0);
   const created = await h.domain.billing.createKey(acc.id, {});
   const hash = hashApiKey(created.key);
@@ -105,6 +105,61 @@ test('a revoked key no longer authenticates and key.revoked is published with it
   await h.domain.billing.revokeKey(created.id); // again: fine, and edges hear it again
   expect(await h.domain.billing.authenticate(hash)).toBeNull();
   await expect(h.domain.billing.revokeKey('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ status: 404 });
+});
+
+test("an active key's settings change (absent: kept, null: cleared) and the key-stale event is published with its hash", async () => {
+  const stale: KeyStale[] = [];
+  await h.bus.subscribe(TOPICS.keyStale, 'edge-update-test', async (p) => void stale.push(p as KeyStale));
+  const acc = await h.domain.billing.createAccount('update', 0);
+  const created = await h.domain.billing.createKey(acc.id, { name: 'ci', rate_limit_rpm: 1, max_concurrency: 1 });
+  const hash = hashApiKey(created.key);
+
+  const view = await h.domain.billing.updateKey(created.id, { rate_limit_rpm: 600, models: ['gpt-test'] });
+  expect(view).toEqual({
+    id: created.id,
+    account_id: acc.id,
+    name: 'ci',
+    prefix: expect.stringMatching(/^sk-/),
+    models: ['gpt-test'],
+    rate_limit_rpm: 600,
+    max_concurrency: 1,
+    created_at: expect.any(String),
+  });
+  expect(created.key.startsWith(view.prefix.replace('…', ''))).toBe(true);
+  expect(JSON.stringify(view)).not.toContain(created.key.slice(3));
+  expect(await h.domain.billing.authenticate(hash)).toMatchObject({ models: ['gpt-test'], rate_limit_rpm: 600, max_concurrency: 1 });
+  await waitFor('key-stale event', () => stale.length === 1);
+  expect(stale[0]).toEqual({ event_id: expect.any(String), key_id: created.id, key_hash: hash });
+
+  expect(await h.domain.billing.updateKey(created.id, { name: null, models: null, max_concurrency: null })).toMatchObject({
+    name: null,
+    models: null,
+    rate_limit_rpm: 600,
+    max_concurrency: null,
+  });
+  expect(await h.domain.billing.authenticate(hash)).toMatchObject({ models: [], rate_limit_rpm: 600, max_concurrency: null });
+  await waitFor('second key-stale event', () => stale.length === 2);
+
+  // Validated as on create; nothing to change is a 400; unknown and revoked keys are 404 and publish nothing.
+  await expect(h.domain.billing.updateKey(created.id, { models: [] })).rejects.toMatchObject({ status: 400, param: 'models' });
+  await expect(h.domain.billing.updateKey(created.id, { rate_limit_rpm: 0 })).rejects.toMatchObject({
+    status: 400,
+    param: 'rate_limit_rpm',
+  });
+  await expect(h.domain.billing.updateKey(created.id, {})).rejects.toMatchObject({ status: 400 });
+  await expect(h.domain.billing.updateKey(created.id, { rpm: 5 } as never)).rejects.toMatchObject({ status: 400 });
+  await expect(h.domain.billing.updateKey('00000000-0000-4000-8000-000000000000', { rate_limit_rpm: 5 })).rejects.toMatchObject({
+    status: 404,
+  });
+  await expect(h.domain.billing.updateKey('nope', { rate_limit_rpm: 5 })).rejects.toMatchObject({ status: 404 });
+  await h.domain.billing.revokeKey(created.id);
+  await waitFor('key-stale event of the revocation', () => stale.length === 3);
+  await expect(h.domain.billing.updateKey(created.id, { rate_limit_rpm: 5 })).rejects.toMatchObject({ status: 404 });
+  expect(await h.domain.billing.authenticate(hash)).toBeNull();
+  const [row] = await h.ds.query(`SELECT rate_limit_rpm FROM billing.api_keys WHERE id = $1`, [created.id]);
+  expect(row.rate_limit_rpm).toBe(600);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(stale).toHaveLength(3);
 });
 
 test('bootstrap is idempotent: one account, one key, credit only on first creation, across restarts', async () => {

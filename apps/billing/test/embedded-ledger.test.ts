@@ -11,11 +11,12 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TOPICS, type KeyStale } from '@unigate/contracts';
 import { InMemoryEventBus } from '@unigate/platform';
 import { EMBEDDED_POOL_SIZE, startEmbeddedPostgres, type EmbeddedPostgres } from '@unigate/platform/database';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
-import { COMMIT_WINDOW_MS, createBillingDomain, openBillingDataSource, type BillingDomain } from '../src';
+import { COMMIT_WINDOW_MS, createBillingDomain, hashApiKey, openBillingDataSource, type BillingDomain } from '../src';
 import { EmbeddedLedger, ledgerNeedsAnalyze } from '../src/embedded/embedded-ledger';
 import { LedgerJournal } from '../src/embedded/ledger-journal';
 import { WRITE_ENTRIES_AND_BALANCES } from '../src/domain/usage-event';
@@ -83,6 +84,29 @@ test('40 concurrent admissions on a balance that fits 25 hold exactly 25, with n
   expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(25);
   for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ status: 402 });
   expect(await domain.billing.getAccount(acc.id)).toMatchObject({ balance_usd: 0.025, reserved_usd: 0.025 });
+});
+
+test("a key's settings change on the embedded store, edges hear the key-stale event, and a revoked key cannot be changed", async () => {
+  const stale: KeyStale[] = [];
+  await bus.subscribe(TOPICS.keyStale, 'edge-test', async (p) => void stale.push(p as KeyStale));
+  const acc = await domain.billing.createAccount('embedded-keys', 0);
+  const created = await domain.billing.createKey(acc.id, { rate_limit_rpm: 1, max_concurrency: 1 });
+  const hash = hashApiKey(created.key);
+
+  expect(await domain.billing.updateKey(created.id, { rate_limit_rpm: 100, max_concurrency: null, name: 'raised' })).toMatchObject({
+    id: created.id,
+    name: 'raised',
+    models: null,
+    rate_limit_rpm: 100,
+    max_concurrency: null,
+  });
+  expect(await domain.billing.authenticate(hash)).toMatchObject({ rate_limit_rpm: 100, max_concurrency: null });
+  await waitFor('key-stale event', () => stale.length === 1);
+  expect(stale[0]).toEqual({ event_id: expect.any(String), key_id: created.id, key_hash: hash });
+
+  await domain.billing.revokeKey(created.id);
+  await expect(domain.billing.updateKey(created.id, { rate_limit_rpm: 5 })).rejects.toMatchObject({ status: 404 });
+  await expect(domain.billing.updateKey(created.id, {})).rejects.toMatchObject({ status: 400 });
 });
 
 test('admissions, credits and settlements interleaved 40-wide end with exact balances, and survive a restart', async () => {

@@ -108,8 +108,28 @@ test('every rpc works end to end, with int64 money as strings and errors as Gate
   expect(JSON.parse(entry.units.toString())).toEqual(usageEvent(acc.id, { request_id: 'g-3' }).units);
   expect(await client.GetAccount({ account_id: acc.id })).toMatchObject({ balance_usd: 2.5, reserved_usd: 0 });
 
+  // UpdateKey: absent fields stay; empty, an empty model list and 0 clear; a revoked key is not found.
+  expect(await client.UpdateKey({ key_id: key.id, max_concurrency: 3 })).toMatchObject({
+    id: key.id,
+    account_id: acc.id,
+    models: ['m1'],
+    rate_limit_rpm: 10,
+    max_concurrency: 3,
+  });
+  expect(await client.UpdateKey({ key_id: key.id, name: 'renamed', models: { models: [] }, rate_limit_rpm: 0 })).toMatchObject({
+    name: 'renamed',
+    models: [],
+    rate_limit_rpm: 0,
+    max_concurrency: 3,
+  });
+  expect(await client.Authenticate({ key_hash: hashApiKey(key.key) })).toMatchObject({
+    principal: { models: [], rate_limit_rpm: 0, max_concurrency: 3 },
+  });
+  await expect(client.UpdateKey({ key_id: key.id })).rejects.toMatchObject({ status: 400 });
+
   expect(await client.RevokeKey({ key_id: key.id })).toEqual({});
   expect(await client.Authenticate({ key_hash: hashApiKey(key.key) })).toMatchObject({ found: false });
+  await expect(client.UpdateKey({ key_id: key.id, rate_limit_rpm: 5 })).rejects.toMatchObject({ status: 404 });
 
   await expect(client.GetAccount({ account_id: '00000000-0000-4000-8000-000000000000' })).rejects.toMatchObject({ status: 404 });
   await expect(client.CreateKey({ account_id: acc.id, rate_limit_rpm: -1 })).rejects.toMatchObject({

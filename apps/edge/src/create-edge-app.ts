@@ -9,7 +9,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   ENDPOINTS,
-  keyRevokedSchema,
+  keyStaleSchema,
   responsesSpec,
   TOPICS,
   type BillingPort,
@@ -74,9 +74,9 @@ export interface EdgePorts {
 export interface EdgeAppOptions extends EdgeOptions {
   ports: EdgePorts;
   logger: Logger;
-  /** Where key.revoked arrives; each edge instance consumes every revocation. */
+  /** Where the key-stale event arrives (a key revoked or changed); each edge instance consumes every one. */
   bus?: EventBus;
-  /** More topics this instance's consumer handles beside key.revoked (one group member for all). */
+  /** More topics this instance's consumer handles beside the key-stale one (one group member for all). */
   events?: Record<string, EventHandler>;
   instanceId: string;
   /** Per-key limits and holds in one step; the caller owns it (and closes it after the app). */
@@ -187,7 +187,7 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
   if (opts.bus) {
     await opts.bus.subscribeAll(`edge-${opts.instanceId}`, {
       ...opts.events,
-      [TOPICS.keyRevoked]: async (payload) => auth.revoked(keyRevokedSchema.parse(payload).key_hash),
+      [TOPICS.keyStale]: async (payload) => auth.stale(keyStaleSchema.parse(payload).key_hash),
     });
   }
   app.get(Readiness).add('edge', async () => undefined);

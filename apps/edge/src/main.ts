@@ -78,7 +78,7 @@ async function main() {
     adminToken: e.UNIGATE_ADMIN_TOKEN,
     logger,
     bus,
-    // Beside key.revoked, in the same group member: a second consumer would double the connections and fetches.
+    // Beside the key-stale topic (key.revoked), in the same group member: a second consumer would double the connections and fetches.
     events: { [TOPICS.catalogUpdated]: () => catalog.refresh() },
     instanceId,
     reservations,
@@ -86,7 +86,7 @@ async function main() {
     files: resultStorageFromEnv(),
     webStore,
   });
-  // Not ready until the key.revoked consumer is in its group: before that, a revocation would wait
+  // Not ready until the key-stale consumer is in its group: before that, a revocation would wait
   // for the group join (seconds) instead of reaching this replica within one second.
   app.get(Readiness).add('kafka', () => bus.checkReady());
   app.get(Readiness).add('catalog', () => catalog.checkReady());

@@ -65,20 +65,40 @@ export const creditAccountSchema = z.object({
   amount_usd: usd('amount_usd', { positive: true }),
   reference: text('reference').optional(),
 });
+/** A key's settings, one definition each: create and update (PATCH /admin/v1/keys/{id}) validate alike. */
+const keyName = text('name', 0);
+const keyModels = z
+  .array(text('model'), { error: 'models must be an array of model ids' })
+  // An empty list would read as "no model" but the principal treats it as "every model": say so.
+  .min(1, 'models lists no model; leave it out to allow every model')
+  .max(1_000, 'models must list at most 1000 models');
+const keyRateLimitRpm = limit('rate_limit_rpm');
+const keyMaxConcurrency = limit('max_concurrency');
+
 export const createKeySchema = z.object({
-  name: text('name', 0).optional(),
-  models: z
-    .array(text('model'), { error: 'models must be an array of model ids' })
-    // An empty list would read as "no model" but the principal treats it as "every model": say so.
-    .min(1, 'models lists no model; leave it out to allow every model')
-    .max(1_000, 'models must list at most 1000 models')
-    .optional(),
-  rate_limit_rpm: limit('rate_limit_rpm').optional(),
-  max_concurrency: limit('max_concurrency').optional(),
+  name: keyName.optional(),
+  models: keyModels.optional(),
+  rate_limit_rpm: keyRateLimitRpm.optional(),
+  max_concurrency: keyMaxConcurrency.optional(),
 });
+/**
+ * PATCH /admin/v1/keys/{id}: the settings to change, at least one; absent = unchanged, null = cleared
+ * (no name, every model, no limit). Strict: a misspelt field must not read as "nothing to change".
+ */
+export const updateKeySchema = z
+  .strictObject({
+    name: keyName.nullable().optional(),
+    models: keyModels.nullable().optional(),
+    rate_limit_rpm: keyRateLimitRpm.nullable().optional(),
+    max_concurrency: keyMaxConcurrency.nullable().optional(),
+  })
+  .refine((v) => Object.values(v).some((field) => field !== undefined), {
+    error: 'body must change at least one of name, models, rate_limit_rpm, max_concurrency',
+  });
 export type CreateAccount = z.infer<typeof createAccountSchema>;
 export type CreditAccount = z.infer<typeof creditAccountSchema>;
 export type CreateKey = z.infer<typeof createKeySchema>;
+export type UpdateKey = z.infer<typeof updateKeySchema>;
 export type UpdateAccount = z.infer<typeof updateAccountSchema>;
 
 export interface AccountView {
@@ -86,6 +106,20 @@ export interface AccountView {
   name: string;
   balance_usd: number;
   reserved_usd: number;
+}
+
+/** An API key's settings as the admin API answers them (PATCH /admin/v1/keys/{id}); never the secret. */
+export interface KeySettingsView {
+  id: string;
+  account_id: string;
+  name: string | null;
+  /** The key's first characters, enough to recognise it. */
+  prefix: string;
+  /** null: every model. */
+  models: string[] | null;
+  rate_limit_rpm: number | null;
+  max_concurrency: number | null;
+  created_at: string;
 }
 
 /** PATCH /admin/v1/accounts/{id}'s answer (AccountView keeps DESIGN.md §6's shape). */

@@ -4,7 +4,11 @@ import { usageSchema } from './pricing';
 
 export const TOPICS = {
   usageRecorded: 'usage.recorded',
-  keyRevoked: 'key.revoked',
+  /**
+   * This key's cached principal is stale: every edge drops it and asks billing again (the key was
+   * revoked, or its settings changed). The topic keeps its first name, which deployments create.
+   */
+  keyStale: 'key.revoked',
   accountCredited: 'account.credited',
   videoTaskUpdated: 'video.task.updated',
   catalogUpdated: 'catalog.updated',
@@ -25,8 +29,9 @@ export const usageRecordedSchema = z.object({
 });
 export type UsageRecorded = z.infer<typeof usageRecordedSchema>;
 
-export const keyRevokedSchema = z.object({ event_id: z.string(), key_id: z.string(), key_hash: z.string() });
-export type KeyRevoked = z.infer<typeof keyRevokedSchema>;
+/** On TOPICS.keyStale: the key whose cached principal every edge must drop. */
+export const keyStaleSchema = z.object({ event_id: z.string(), key_id: z.string(), key_hash: z.string() });
+export type KeyStale = z.infer<typeof keyStaleSchema>;
 
 /** The catalogue changed (a catalog service started with it): edges fetch the new snapshot. */
 export const catalogUpdatedSchema = z.object({ event_id: z.string(), version: z.string() });

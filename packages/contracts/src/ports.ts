@@ -2,7 +2,7 @@
  * The internal service interfaces. The edge talks to these; distributed mode implements them with
  * gRPC clients, standalone with the domain services themselves. Nothing here knows a transport.
  */
-import type { AccountTier, AccountTierView, AccountView, CreateKey, LedgerEntryView } from './admin';
+import type { AccountTier, AccountTierView, AccountView, CreateKey, KeySettingsView, LedgerEntryView, UpdateKey } from './admin';
 import type { ModelInfo, ModelRoute } from './catalog';
 import type { Usage } from './pricing';
 
@@ -47,7 +47,13 @@ export interface BillingPort {
   setTier(accountId: string, tier: AccountTier): Promise<AccountTierView>;
   credit(accountId: string, amountMicros: number, reference?: string): Promise<{ balance_usd: number }>;
   createKey(accountId: string, spec: CreateKey): Promise<{ id: string; key: string }>;
+  /** Marks the key revoked; every edge drops its cached principal (key-stale event). Throws not_found. */
   revokeKey(keyId: string): Promise<void>;
+  /**
+   * Changes an active key's settings (absent: unchanged, null: cleared); every edge drops its cached
+   * principal as on revocation (key-stale event). Throws not_found for unknown and revoked keys alike.
+   */
+  updateKey(keyId: string, changes: UpdateKey): Promise<KeySettingsView>;
   listUsage(accountId: string): Promise<LedgerEntryView[]>;
   /** Balance, all-time usage and per-day usage in [from, to) (ISO dates), for the dashboard endpoints. */
   quota(accountId: string, range?: DateRange): Promise<QuotaView>;

@@ -71,6 +71,7 @@ export type { AuthenticateReply__Output } from './generated/unigate/billing/v1/A
 export type { Account__Output } from './generated/unigate/billing/v1/Account';
 export type { SetAccountTierRequest__Output } from './generated/unigate/billing/v1/SetAccountTierRequest';
 export type { CreatedKey__Output } from './generated/unigate/billing/v1/CreatedKey';
+export type { KeySettings__Output } from './generated/unigate/billing/v1/KeySettings';
 export type { CreditReply__Output } from './generated/unigate/billing/v1/CreditReply';
 export type { LedgerEntry } from './generated/unigate/billing/v1/LedgerEntry';
 export type { UsageList__Output } from './generated/unigate/billing/v1/UsageList';

@@ -13,9 +13,11 @@ import {
   type CreateKey,
   type DateRange,
   type KeyPrincipal,
+  type KeySettingsView,
   type KeyView,
   type LedgerEntryView,
   type QuotaView,
+  type UpdateKey,
   type UserView,
 } from '@unigate/contracts';
 import type { AccountService } from './accounts';
@@ -70,6 +72,10 @@ export class BillingService implements BillingPort {
 
   revokeKey(keyId: string): Promise<void> {
     return this.keys.revokeKey(keyId);
+  }
+
+  updateKey(keyId: string, changes: UpdateKey): Promise<KeySettingsView> {
+    return this.keys.updateKey(keyId, changes);
   }
 
   async listUsage(accountId: string): Promise<LedgerEntryView[]> {

@@ -1,4 +1,4 @@
-/** API keys: issue (secret shown once), authenticate by hash, revoke (and tell every edge replica). */
+/** API keys: issue (secret shown once), authenticate by hash, revoke or change (and tell every edge replica). */
 import { randomUUID } from 'node:crypto';
 import {
   createKeySchema,
@@ -8,8 +8,11 @@ import {
   type AccountTier,
   type CreateKey,
   type KeyPrincipal,
-  type KeyRevoked,
+  type KeySettingsView,
+  type KeyStale,
   type KeyView,
+  type UpdateKey,
+  updateKeySchema,
 } from '@unigate/contracts';
 import type { EventBus } from '@unigate/platform';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -67,8 +70,8 @@ export class KeyService {
   }
 
   /**
-   * Marks the key revoked, then publishes key.revoked so edges drop their cached principal. Revoking
-   * again republishes: if the first publish failed, the admin's retry still reaches every edge.
+   * Marks the key revoked, then publishes the key-stale event so edges drop their cached principal.
+   * Revoking again republishes: if the first publish failed, the admin's retry still reaches every edge.
    */
   async revokeKey(keyId: string): Promise<void> {
     const key = isUuid(keyId) ? await this.ds.manager.findOneBy(ApiKeyEntity, { id: keyId }) : null;
@@ -79,9 +82,49 @@ export class KeyService {
       .set({ revokedAt: () => 'now()' })
       .where('id = :id AND revoked_at IS NULL', { id: keyId })
       .execute();
-    const event: KeyRevoked = { event_id: randomUUID(), key_id: key.id, key_hash: key.keyHash };
-    await this.bus.publish(TOPICS.keyRevoked, key.id, event);
+    await this.publishStale(key);
   }
+
+  /**
+   * Changes an active key's settings (absent: unchanged; null: cleared), then publishes the key-stale
+   * event as revocation does, so every edge's next request reads the new settings instead of its
+   * cached principal. A repeat republishes (idempotent), like revoking again.
+   */
+  async updateKey(keyId: string, changes: UpdateKey): Promise<KeySettingsView> {
+    const valid = parseOrThrow(updateKeySchema, changes ?? {});
+    const key = await this.ds.transaction(async (m) => {
+      // Locked: a revocation racing this change either lands first (404 here) or after it.
+      const found = isUuid(keyId) ? await m.findOne(ApiKeyEntity, { where: { id: keyId }, lock: { mode: 'pessimistic_write' } }) : null;
+      if (!found || found.revokedAt) throw errors.notFound(`Key ${keyId}`);
+      const set: Partial<ApiKeyEntity> = {};
+      if (valid.name !== undefined) set.name = valid.name;
+      if (valid.models !== undefined) set.models = valid.models ?? [];
+      if (valid.rate_limit_rpm !== undefined) set.rateLimitRpm = valid.rate_limit_rpm;
+      if (valid.max_concurrency !== undefined) set.maxConcurrency = valid.max_concurrency;
+      await m.update(ApiKeyEntity, { id: found.id }, set);
+      return Object.assign(found, set);
+    });
+    await this.publishStale(key);
+    return settingsView(key);
+  }
+
+  private async publishStale(key: ApiKeyEntity): Promise<void> {
+    const event: KeyStale = { event_id: randomUUID(), key_id: key.id, key_hash: key.keyHash };
+    await this.bus.publish(TOPICS.keyStale, key.id, event);
+  }
+}
+
+function settingsView(key: ApiKeyEntity): KeySettingsView {
+  return {
+    id: key.id,
+    account_id: key.accountId,
+    name: key.name,
+    prefix: key.displayPrefix,
+    models: key.models.length ? key.models : null,
+    rate_limit_rpm: key.rateLimitRpm,
+    max_concurrency: key.maxConcurrency,
+    created_at: key.createdAt.toISOString(),
+  };
 }
 
 /** Inside the caller's transaction (also used by bootstrap, whose key hash comes from the environment). */

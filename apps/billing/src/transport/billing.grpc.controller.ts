@@ -59,6 +59,22 @@ export function billingGrpcHandlers(billing: BillingPort): BillingServiceHandler
       await billing.revokeKey(req.key_id);
       return {};
     }),
+    UpdateKey: unaryHandler(async (req) => {
+      // Absent fields stay; empty, an empty list and 0 clear (proto3 has no null). The domain checks the rest.
+      const key = await billing.updateKey(req.key_id, {
+        ...(req.name !== undefined && { name: req.name || null }),
+        ...(req.models && { models: req.models.models.length ? req.models.models : null }),
+        ...(req.rate_limit_rpm !== undefined && { rate_limit_rpm: req.rate_limit_rpm || null }),
+        ...(req.max_concurrency !== undefined && { max_concurrency: req.max_concurrency || null }),
+      });
+      return {
+        ...key,
+        name: key.name ?? '',
+        models: key.models ?? [],
+        rate_limit_rpm: key.rate_limit_rpm ?? 0,
+        max_concurrency: key.max_concurrency ?? 0,
+      };
+    }),
     ListUsage: unaryHandler(async (req) => ({
       entries: (await billing.listUsage(req.account_id)).map((e) => ({
         id: e.id,

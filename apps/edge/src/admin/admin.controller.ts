@@ -7,6 +7,7 @@ import {
   GatewayError,
   parseOrThrow,
   updateAccountSchema,
+  updateKeySchema,
   usdToMicros,
   type BillingPort,
   type CatalogPort,
@@ -51,8 +52,16 @@ export class AdminController {
   @HttpCode(201)
   async createKey(@Param('id') id: string, @Body() body: unknown) {
     const spec = parseOrThrow(createKeySchema, body ?? {});
-    await Promise.all((spec.models ?? []).map((model, i) => this.requireKnown(model, `models[${i}]`)));
+    await this.requireKnownModels(spec.models);
     return this.billing.createKey(id, spec);
+  }
+
+  /** Takes effect on every edge replica as revocation does: each drops the key's cached principal. */
+  @Patch('keys/:id')
+  async updateKey(@Param('id') id: string, @Body() body: unknown) {
+    const changes = parseOrThrow(updateKeySchema, body ?? {});
+    await this.requireKnownModels(changes.models);
+    return this.billing.updateKey(id, changes);
   }
 
   @Delete('keys/:id')
@@ -64,6 +73,10 @@ export class AdminController {
   @Get('accounts/:id/usage')
   listUsage(@Param('id') id: string) {
     return this.billing.listUsage(id);
+  }
+
+  private async requireKnownModels(models: string[] | null | undefined): Promise<void> {
+    await Promise.all((models ?? []).map((model, i) => this.requireKnown(model, `models[${i}]`)));
   }
 
   /** A key limited to a name the catalogue does not know would serve nothing: most likely a typo. */

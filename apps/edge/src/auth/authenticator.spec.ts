@@ -145,10 +145,10 @@ describe('Authenticator', () => {
   it('a revocation drops the key at once, and an answer billing gave before it is not cached', async () => {
     const { auth, calls, authenticate, learn } = setUp();
     await learn();
-    auth.revoked(hashApiKey(KEY));
+    auth.stale(hashApiKey(KEY));
     const racing = authenticate();
     await tick();
-    auth.revoked(hashApiKey(KEY));
+    auth.stale(hashApiKey(KEY));
     calls.shift()!.resolve(principal);
     await racing;
     const next = authenticate();
@@ -164,7 +164,7 @@ describe('Authenticator', () => {
     at(TTL);
     const waiting = authenticate();
     await tick();
-    auth.revoked(hashApiKey('sk-some-other-key'));
+    auth.stale(hashApiKey('sk-some-other-key'));
     calls.shift()!.reject(unavailable());
     await expect(waiting).rejects.toMatchObject({ status: 503 });
   });

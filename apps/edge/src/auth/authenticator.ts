@@ -40,8 +40,8 @@ export function keyCacheTtlFromEnv(env: NodeJS.ProcessEnv = process.env): number
 
 export class Authenticator {
   readonly cache: KeyCache;
-  /** Bumped by every revocation; see lookUp(). */
-  private revocations = 0;
+  /** Bumped by every key-stale event (a revocation or a change of settings); see lookUp(). */
+  private staleEvents = 0;
   /** Lookups under way, by key hash. */
   private readonly lookups = new Map<string, Promise<KeyPrincipal | null>>();
   /** Set while the last lookup failed: known keys past their TTL are then served without waiting. */
@@ -72,8 +72,9 @@ export class Authenticator {
     request.principal = await this.authenticate(request);
   };
 
-  revoked(keyHash: string): void {
-    this.revocations++;
+  /** The key's cached principal is stale (revoked, or its settings changed): drop it, ask billing next time. */
+  stale(keyHash: string): void {
+    this.staleEvents++;
     this.cache.delete(keyHash);
   }
 
@@ -96,13 +97,13 @@ export class Authenticator {
 
   /** A key past its TTL: billing's answer, or the cached one if billing cannot answer. */
   private async lookUpOrKeep(hash: string, principal: KeyPrincipal): Promise<KeyPrincipal | null> {
-    const epoch = this.revocations;
+    const epoch = this.staleEvents;
     try {
       return await this.lookUp(hash);
     } catch (err) {
       // lookUp flagged the failure (and reported it); a key billing did confirm stays served, unless
-      // a revocation came meanwhile (it may be this key's).
-      if (epoch !== this.revocations) throw err;
+      // a key-stale event came meanwhile (it may be this key's: revoked, or its limits changed).
+      if (epoch !== this.staleEvents) throw err;
       return principal;
     }
   }
@@ -113,18 +114,19 @@ export class Authenticator {
     this.lookUp(hash).catch(() => undefined);
   }
 
-  /** One call to billing per key at a time; its answer is cached unless a revocation came meanwhile. */
+  /** One call to billing per key at a time; its answer is cached unless a key-stale event came meanwhile. */
   private lookUp(hash: string): Promise<KeyPrincipal | null> {
     const pending = this.lookups.get(hash);
     if (pending) return pending;
-    const epoch = this.revocations;
+    const epoch = this.staleEvents;
     const lookup = this.billing
       .authenticate(hash)
       .then(
         (principal) => {
-          // A revocation that arrived while billing was answering may concern this very key: caching the
-          // (possibly stale) answer would keep a revoked key alive for a whole TTL on this replica.
-          if (epoch === this.revocations) this.cache.set(hash, principal, this.now());
+          // A key-stale event that arrived while billing was answering may concern this very key: caching
+          // the (possibly stale) answer would keep a revoked key alive, or its old limits, for a whole TTL
+          // on this replica.
+          if (epoch === this.staleEvents) this.cache.set(hash, principal, this.now());
           if (this.billingFailing) {
             this.billingFailing = false;
             this.opts.onBillingFailing?.(false);

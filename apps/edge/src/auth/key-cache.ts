@@ -1,9 +1,10 @@
 /**
  * key hash → principal, cached per edge replica so authentication costs no round trip on the hot
- * path. Revocation drops the entry at once (key.revoked event); the TTL bounds the staleness of
- * everything else (limits, model lists) while billing answers. Past its TTL a known key's entry is
- * kept a while longer (STALE_IF_ERROR_MS) for the one case where it is still the best answer there
- * is: billing cannot be asked (auth/authenticator.ts).
+ * path. Revoking a key or changing its settings (admin PATCH /admin/v1/keys/{id}) drops the entry at
+ * once (the key-stale event, topic key.revoked); the TTL bounds the staleness of everything else (the
+ * account's tier) while billing answers. Past its TTL a known key's entry is kept a while longer
+ * (STALE_IF_ERROR_MS) for the one case where it is still the best answer there is: billing cannot be
+ * asked (auth/authenticator.ts).
  */
 import { ExpiringMap, type KeyPrincipal } from '@unigate/contracts';
 

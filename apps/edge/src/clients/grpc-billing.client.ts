@@ -9,9 +9,11 @@ import {
   type DateRange,
   type AccountMoney,
   type KeyPrincipal,
+  type KeySettingsView,
   type KeyView,
   type LedgerEntryView,
   type QuotaView,
+  type UpdateKey,
   type UserView,
 } from '@unigate/contracts';
 import { decodeJson } from '@unigate/platform';
@@ -24,6 +26,7 @@ import type {
   CreatedKey__Output,
   CreditReply__Output,
   KeyList__Output,
+  KeySettings__Output,
   SetAccountTierRequest__Output,
   Quota__Output,
   UsageList__Output,
@@ -106,6 +109,24 @@ export class GrpcBillingClient implements BillingPort {
 
   async revokeKey(keyId: string): Promise<void> {
     await this.call('RevokeKey', { key_id: keyId });
+  }
+
+  async updateKey(keyId: string, changes: UpdateKey): Promise<KeySettingsView> {
+    // Absent fields stay absent on the wire; null travels as empty, an empty list or 0 (proto3 has no null).
+    const k = await this.call<KeySettings__Output>('UpdateKey', {
+      key_id: keyId,
+      ...(changes.name !== undefined && { name: changes.name ?? '' }),
+      ...(changes.models !== undefined && { models: { models: changes.models ?? [] } }),
+      ...(changes.rate_limit_rpm !== undefined && { rate_limit_rpm: changes.rate_limit_rpm ?? 0 }),
+      ...(changes.max_concurrency !== undefined && { max_concurrency: changes.max_concurrency ?? 0 }),
+    });
+    return {
+      ...k,
+      name: k.name || null,
+      models: k.models.length ? k.models : null,
+      rate_limit_rpm: k.rate_limit_rpm || null,
+      max_concurrency: k.max_concurrency || null,
+    };
   }
 
   async listUsage(accountId: string): Promise<LedgerEntryView[]> {

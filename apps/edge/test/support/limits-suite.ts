@@ -182,6 +182,55 @@ export function limitsSuite(start: () => Promise<Stack>) {
     expect((await chat(0, served)).status).toBe(200);
   });
 
+  it("PATCH /admin/v1/keys/{id} raises a throttled key's limits on every edge at once, without waiting for the key cache's TTL", async () => {
+    const { keyId, key } = await admin.fundedKey(10, { rate_limit_rpm: 1, max_concurrency: 1 });
+    // Every edge caches the key's principal (limits included): one admission, then 429 everywhere.
+    expect((await chat(0, key)).status).toBe(200);
+    for (let i = 0; i < stack.edges.length; i++) expectShapeA429(await chat(i, key), { min: 1, max: 60 });
+
+    // Validated as on create; nothing to change, or an unknown key, changes nothing.
+    expect(await admin.call('PATCH', `/keys/${keyId}`, {})).toMatchObject({ status: 400 });
+    expect(await admin.call('PATCH', `/keys/${keyId}`, { models: ['no-such-model'] })).toMatchObject({
+      status: 400,
+      body: { error: { param: 'models[0]' } },
+    });
+    expect(await admin.call('PATCH', `/keys/${keyId}`, { max_concurrency: 0 })).toMatchObject({ status: 400 });
+    expect(await admin.call('PATCH', '/keys/00000000-0000-4000-8000-000000000000', { rate_limit_rpm: 100 })).toMatchObject({ status: 404 });
+    expectShapeA429(await chat(0, key), { min: 1, max: 60 });
+
+    const patched = await admin.call<Record<string, unknown>>('PATCH', `/keys/${keyId}`, { rate_limit_rpm: 100, max_concurrency: 2 });
+    expect(patched).toEqual({
+      status: 200,
+      body: {
+        id: keyId,
+        account_id: expect.any(String),
+        name: null,
+        prefix: expect.stringMatching(/^sk-/),
+        models: null,
+        rate_limit_rpm: 100,
+        max_concurrency: 2,
+        created_at: expect.any(String),
+      },
+    });
+    expect(JSON.stringify(patched.body)).not.toContain(key.slice(3));
+    // Each edge dropped its cached principal (the key-stale event, as on revocation): far sooner than
+    // the 30 s TTL, or the 15 s after which a cached key is looked up again in the background.
+    const patchedAt = Date.now();
+    for (let i = 0; i < stack.edges.length; i++)
+      await eventually(
+        () => chat(i, key),
+        (a) => a.status === 200,
+        5_000,
+      );
+    expect(Date.now() - patchedAt).toBeLessThan(5_000);
+    // The concurrency went from 1 to 2: two slow requests at once both get through.
+    await fault({ latency_ms: 1000, count: 2 });
+    expect((await Promise.all([chat(0, key, 'slow a'), chat(1, key, 'slow b')])).map((a) => a.status)).toEqual([200, 200]);
+
+    expect((await admin.call('DELETE', `/keys/${keyId}`)).status).toBe(204);
+    expect(await admin.call('PATCH', `/keys/${keyId}`, { rate_limit_rpm: 1 })).toMatchObject({ status: 404 });
+  });
+
   it('a request refused with 402 gives its slot back', async () => {
     const { key } = await admin.fundedKey(0.000001, { max_concurrency: 1 });
     for (let i = 0; i < 3; i++) {

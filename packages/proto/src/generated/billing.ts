@@ -17,13 +17,16 @@ import type { Empty as _unigate_billing_v1_Empty, Empty__Output as _unigate_bill
 import type { KeyInfo as _unigate_billing_v1_KeyInfo, KeyInfo__Output as _unigate_billing_v1_KeyInfo__Output } from './unigate/billing/v1/KeyInfo';
 import type { KeyList as _unigate_billing_v1_KeyList, KeyList__Output as _unigate_billing_v1_KeyList__Output } from './unigate/billing/v1/KeyList';
 import type { KeyRef as _unigate_billing_v1_KeyRef, KeyRef__Output as _unigate_billing_v1_KeyRef__Output } from './unigate/billing/v1/KeyRef';
+import type { KeySettings as _unigate_billing_v1_KeySettings, KeySettings__Output as _unigate_billing_v1_KeySettings__Output } from './unigate/billing/v1/KeySettings';
 import type { LedgerEntry as _unigate_billing_v1_LedgerEntry, LedgerEntry__Output as _unigate_billing_v1_LedgerEntry__Output } from './unigate/billing/v1/LedgerEntry';
+import type { ModelList as _unigate_billing_v1_ModelList, ModelList__Output as _unigate_billing_v1_ModelList__Output } from './unigate/billing/v1/ModelList';
 import type { Principal as _unigate_billing_v1_Principal, Principal__Output as _unigate_billing_v1_Principal__Output } from './unigate/billing/v1/Principal';
 import type { Quota as _unigate_billing_v1_Quota, Quota__Output as _unigate_billing_v1_Quota__Output } from './unigate/billing/v1/Quota';
 import type { QuotaRequest as _unigate_billing_v1_QuotaRequest, QuotaRequest__Output as _unigate_billing_v1_QuotaRequest__Output } from './unigate/billing/v1/QuotaRequest';
 import type { RegisterUserRequest as _unigate_billing_v1_RegisterUserRequest, RegisterUserRequest__Output as _unigate_billing_v1_RegisterUserRequest__Output } from './unigate/billing/v1/RegisterUserRequest';
 import type { ReleaseHoldRequest as _unigate_billing_v1_ReleaseHoldRequest, ReleaseHoldRequest__Output as _unigate_billing_v1_ReleaseHoldRequest__Output } from './unigate/billing/v1/ReleaseHoldRequest';
 import type { SetAccountTierRequest as _unigate_billing_v1_SetAccountTierRequest, SetAccountTierRequest__Output as _unigate_billing_v1_SetAccountTierRequest__Output } from './unigate/billing/v1/SetAccountTierRequest';
+import type { UpdateKeyRequest as _unigate_billing_v1_UpdateKeyRequest, UpdateKeyRequest__Output as _unigate_billing_v1_UpdateKeyRequest__Output } from './unigate/billing/v1/UpdateKeyRequest';
 import type { UsageList as _unigate_billing_v1_UsageList, UsageList__Output as _unigate_billing_v1_UsageList__Output } from './unigate/billing/v1/UsageList';
 import type { User as _unigate_billing_v1_User, User__Output as _unigate_billing_v1_User__Output } from './unigate/billing/v1/User';
 import type { VerifyUserReply as _unigate_billing_v1_VerifyUserReply, VerifyUserReply__Output as _unigate_billing_v1_VerifyUserReply__Output } from './unigate/billing/v1/VerifyUserReply';
@@ -53,13 +56,16 @@ export interface ProtoGrpcType {
         KeyInfo: MessageTypeDefinition<_unigate_billing_v1_KeyInfo, _unigate_billing_v1_KeyInfo__Output>
         KeyList: MessageTypeDefinition<_unigate_billing_v1_KeyList, _unigate_billing_v1_KeyList__Output>
         KeyRef: MessageTypeDefinition<_unigate_billing_v1_KeyRef, _unigate_billing_v1_KeyRef__Output>
+        KeySettings: MessageTypeDefinition<_unigate_billing_v1_KeySettings, _unigate_billing_v1_KeySettings__Output>
         LedgerEntry: MessageTypeDefinition<_unigate_billing_v1_LedgerEntry, _unigate_billing_v1_LedgerEntry__Output>
+        ModelList: MessageTypeDefinition<_unigate_billing_v1_ModelList, _unigate_billing_v1_ModelList__Output>
         Principal: MessageTypeDefinition<_unigate_billing_v1_Principal, _unigate_billing_v1_Principal__Output>
         Quota: MessageTypeDefinition<_unigate_billing_v1_Quota, _unigate_billing_v1_Quota__Output>
         QuotaRequest: MessageTypeDefinition<_unigate_billing_v1_QuotaRequest, _unigate_billing_v1_QuotaRequest__Output>
         RegisterUserRequest: MessageTypeDefinition<_unigate_billing_v1_RegisterUserRequest, _unigate_billing_v1_RegisterUserRequest__Output>
         ReleaseHoldRequest: MessageTypeDefinition<_unigate_billing_v1_ReleaseHoldRequest, _unigate_billing_v1_ReleaseHoldRequest__Output>
         SetAccountTierRequest: MessageTypeDefinition<_unigate_billing_v1_SetAccountTierRequest, _unigate_billing_v1_SetAccountTierRequest__Output>
+        UpdateKeyRequest: MessageTypeDefinition<_unigate_billing_v1_UpdateKeyRequest, _unigate_billing_v1_UpdateKeyRequest__Output>
         UsageList: MessageTypeDefinition<_unigate_billing_v1_UsageList, _unigate_billing_v1_UsageList__Output>
         User: MessageTypeDefinition<_unigate_billing_v1_User, _unigate_billing_v1_User__Output>
         VerifyUserReply: MessageTypeDefinition<_unigate_billing_v1_VerifyUserReply, _unigate_billing_v1_VerifyUserReply__Output>

@@ -15,11 +15,13 @@ import type { CreditRequest as _unigate_billing_v1_CreditRequest, CreditRequest_
 import type { Empty as _unigate_billing_v1_Empty, Empty__Output as _unigate_billing_v1_Empty__Output } from '../../../unigate/billing/v1/Empty';
 import type { KeyList as _unigate_billing_v1_KeyList, KeyList__Output as _unigate_billing_v1_KeyList__Output } from '../../../unigate/billing/v1/KeyList';
 import type { KeyRef as _unigate_billing_v1_KeyRef, KeyRef__Output as _unigate_billing_v1_KeyRef__Output } from '../../../unigate/billing/v1/KeyRef';
+import type { KeySettings as _unigate_billing_v1_KeySettings, KeySettings__Output as _unigate_billing_v1_KeySettings__Output } from '../../../unigate/billing/v1/KeySettings';
 import type { Quota as _unigate_billing_v1_Quota, Quota__Output as _unigate_billing_v1_Quota__Output } from '../../../unigate/billing/v1/Quota';
 import type { QuotaRequest as _unigate_billing_v1_QuotaRequest, QuotaRequest__Output as _unigate_billing_v1_QuotaRequest__Output } from '../../../unigate/billing/v1/QuotaRequest';
 import type { RegisterUserRequest as _unigate_billing_v1_RegisterUserRequest, RegisterUserRequest__Output as _unigate_billing_v1_RegisterUserRequest__Output } from '../../../unigate/billing/v1/RegisterUserRequest';
 import type { ReleaseHoldRequest as _unigate_billing_v1_ReleaseHoldRequest, ReleaseHoldRequest__Output as _unigate_billing_v1_ReleaseHoldRequest__Output } from '../../../unigate/billing/v1/ReleaseHoldRequest';
 import type { SetAccountTierRequest as _unigate_billing_v1_SetAccountTierRequest, SetAccountTierRequest__Output as _unigate_billing_v1_SetAccountTierRequest__Output } from '../../../unigate/billing/v1/SetAccountTierRequest';
+import type { UpdateKeyRequest as _unigate_billing_v1_UpdateKeyRequest, UpdateKeyRequest__Output as _unigate_billing_v1_UpdateKeyRequest__Output } from '../../../unigate/billing/v1/UpdateKeyRequest';
 import type { UsageList as _unigate_billing_v1_UsageList, UsageList__Output as _unigate_billing_v1_UsageList__Output } from '../../../unigate/billing/v1/UsageList';
 import type { User as _unigate_billing_v1_User, User__Output as _unigate_billing_v1_User__Output } from '../../../unigate/billing/v1/User';
 import type { VerifyUserReply as _unigate_billing_v1_VerifyUserReply, VerifyUserReply__Output as _unigate_billing_v1_VerifyUserReply__Output } from '../../../unigate/billing/v1/VerifyUserReply';
@@ -143,6 +145,15 @@ export interface BillingServiceClient extends grpc.Client {
   setAccountTier(argument: _unigate_billing_v1_SetAccountTierRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_SetAccountTierRequest__Output>): grpc.ClientUnaryCall;
   setAccountTier(argument: _unigate_billing_v1_SetAccountTierRequest, callback: grpc.requestCallback<_unigate_billing_v1_SetAccountTierRequest__Output>): grpc.ClientUnaryCall;
   
+  UpdateKey(argument: _unigate_billing_v1_UpdateKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_KeySettings__Output>): grpc.ClientUnaryCall;
+  UpdateKey(argument: _unigate_billing_v1_UpdateKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_KeySettings__Output>): grpc.ClientUnaryCall;
+  UpdateKey(argument: _unigate_billing_v1_UpdateKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_KeySettings__Output>): grpc.ClientUnaryCall;
+  UpdateKey(argument: _unigate_billing_v1_UpdateKeyRequest, callback: grpc.requestCallback<_unigate_billing_v1_KeySettings__Output>): grpc.ClientUnaryCall;
+  updateKey(argument: _unigate_billing_v1_UpdateKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_KeySettings__Output>): grpc.ClientUnaryCall;
+  updateKey(argument: _unigate_billing_v1_UpdateKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_KeySettings__Output>): grpc.ClientUnaryCall;
+  updateKey(argument: _unigate_billing_v1_UpdateKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_KeySettings__Output>): grpc.ClientUnaryCall;
+  updateKey(argument: _unigate_billing_v1_UpdateKeyRequest, callback: grpc.requestCallback<_unigate_billing_v1_KeySettings__Output>): grpc.ClientUnaryCall;
+  
   VerifyUser(argument: _unigate_billing_v1_VerifyUserRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_VerifyUserReply__Output>): grpc.ClientUnaryCall;
   VerifyUser(argument: _unigate_billing_v1_VerifyUserRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_VerifyUserReply__Output>): grpc.ClientUnaryCall;
   VerifyUser(argument: _unigate_billing_v1_VerifyUserRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_VerifyUserReply__Output>): grpc.ClientUnaryCall;
@@ -181,6 +192,8 @@ export interface BillingServiceHandlers extends grpc.UntypedServiceImplementatio
   
   SetAccountTier: grpc.handleUnaryCall<_unigate_billing_v1_SetAccountTierRequest__Output, _unigate_billing_v1_SetAccountTierRequest>;
   
+  UpdateKey: grpc.handleUnaryCall<_unigate_billing_v1_UpdateKeyRequest__Output, _unigate_billing_v1_KeySettings>;
+  
   VerifyUser: grpc.handleUnaryCall<_unigate_billing_v1_VerifyUserRequest__Output, _unigate_billing_v1_VerifyUserReply>;
   
 }
@@ -199,5 +212,6 @@ export interface BillingServiceDefinition extends grpc.ServiceDefinition {
   ReleaseHold: MethodDefinition<_unigate_billing_v1_ReleaseHoldRequest, _unigate_billing_v1_Empty, _unigate_billing_v1_ReleaseHoldRequest__Output, _unigate_billing_v1_Empty__Output>
   RevokeKey: MethodDefinition<_unigate_billing_v1_KeyRef, _unigate_billing_v1_Empty, _unigate_billing_v1_KeyRef__Output, _unigate_billing_v1_Empty__Output>
   SetAccountTier: MethodDefinition<_unigate_billing_v1_SetAccountTierRequest, _unigate_billing_v1_SetAccountTierRequest, _unigate_billing_v1_SetAccountTierRequest__Output, _unigate_billing_v1_SetAccountTierRequest__Output>
+  UpdateKey: MethodDefinition<_unigate_billing_v1_UpdateKeyRequest, _unigate_billing_v1_KeySettings, _unigate_billing_v1_UpdateKeyRequest__Output, _unigate_billing_v1_KeySettings__Output>
   VerifyUser: MethodDefinition<_unigate_billing_v1_VerifyUserRequest, _unigate_billing_v1_VerifyUserReply, _unigate_billing_v1_VerifyUserRequest__Output, _unigate_billing_v1_VerifyUserReply__Output>
 }
