@@ -3,7 +3,8 @@
  * schema creation, migrations once, persistence across restarts, and no lost update under concurrent
  * row-locking transactions on the embedded store (INFRA.md: it runs one transaction at a time).
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { createLogger } from '@unigate/platform';
 import {
   bigintTransformer,
   createDataSource,
+  DATA_DIR_LOCK,
   EMBEDDED_POOL_SIZE,
   prepareEmbeddedTemplate,
   startEmbeddedPostgres,
@@ -130,6 +132,51 @@ describe('on the embedded store', () => {
       expect(readFileSync(join(d, 'PG_VERSION'), 'utf8')).toBe(readFileSync(join(template, 'PG_VERSION'), 'utf8'));
     }
     expect(readFileSync(join(fresh, 'bootstrap-key'), 'utf8')).toBe('sk-1');
+  });
+
+  test('one process per data directory: a second start is refused while a store runs there; a dead owner is taken over', async () => {
+    const d = join(dir, 'locked');
+    const template = await prepareEmbeddedTemplate();
+    const pg = await startEmbeddedPostgres(d, { template });
+    // Two stores on the same files: each would run its own Postgres there, and the last to write wins.
+    await expect(startEmbeddedPostgres(d, { template })).rejects.toThrow(/in use by this process/);
+    await pg.close();
+    expect(existsSync(join(d, DATA_DIR_LOCK))).toBe(false);
+    // Another process's: refused while it runs, taken over once it is gone (a kill -9 leaves its file).
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => undefined, 60_000)']);
+    await new Promise((ok) => other.once('spawn', ok));
+    writeFileSync(join(d, DATA_DIR_LOCK), `${other.pid}\n`);
+    await expect(startEmbeddedPostgres(d, { template })).rejects.toThrow(new RegExp(`in use by process ${other.pid}`));
+    other.kill('SIGKILL');
+    await new Promise((ok) => other.once('exit', ok));
+    const again = await startEmbeddedPostgres(d, { template });
+    expect(readFileSync(join(d, DATA_DIR_LOCK), 'utf8').trim()).toBe(String(process.pid));
+    await again.close();
+  });
+
+  test('a cluster that lost its PG_VERSION is refused, not replaced by an empty one', async () => {
+    const d = join(dir, 'damaged');
+    const template = await prepareEmbeddedTemplate();
+    const pg = await startEmbeddedPostgres(d, { template });
+    const client = new Client({ connectionString: pg.url });
+    await client.connect();
+    await client.query(`CREATE TABLE kept (v int); INSERT INTO kept VALUES (42)`);
+    await client.end();
+    await pg.close();
+    const version = readFileSync(join(d, 'PG_VERSION'), 'utf8');
+    rmSync(join(d, 'PG_VERSION'));
+    await expect(startEmbeddedPostgres(d, { template })).rejects.toThrow(/without its PG_VERSION file/);
+    // Nothing was copied over it: with the file back, the data is there.
+    writeFileSync(join(d, 'PG_VERSION'), version);
+    const back = await startEmbeddedPostgres(d, { template });
+    const again = new Client({ connectionString: back.url });
+    try {
+      await again.connect();
+      expect((await again.query<{ v: number }>('SELECT v FROM kept')).rows).toEqual([{ v: 42 }]);
+    } finally {
+      await again.end();
+      await back.close();
+    }
   });
 
   test("a directory it makes is its owner's only (PGlite writes the store's files world-writable)", async () => {

@@ -17,7 +17,7 @@
  * settled on the next turn. A kill -9 at any point after the append loses nothing: the next start
  * settles every journaled event the ledger lacks (`recover()`).
  */
-import { dropOldest, type UsageRecorded } from '@unigate/contracts';
+import { dropOldest, GatewayError, type UsageRecorded } from '@unigate/contracts';
 import type { Logger } from '@unigate/platform';
 import { Histogram } from 'prom-client';
 import { metricsRegistry, SerialLane } from '@unigate/platform';
@@ -105,6 +105,8 @@ export class EmbeddedLedger implements LiveMoney {
   private readonly recent = new Set<string>();
   /** Set by drain(): a stopped ledger schedules nothing, so no timer outlives the process's stores. */
   private stopped = false;
+  /** Set once drain() closed the journal: later events go to segments of their own. */
+  private journalClosed = false;
   /** Consecutive failed commits: each retry waits longer (up to MAX_RETRY_MS) instead of hammering a dead database. */
   private failures = 0;
 
@@ -215,10 +217,12 @@ export class EmbeddedLedger implements LiveMoney {
    * the journal, so that from here on a crash cannot lose it. `settle()` follows.
    */
   journalUsage(event: UsageRecorded): void {
-    if (!this.journal || this.stopped) return;
+    if (!this.journal) return;
     let segment = Infinity;
     try {
-      segment = this.journal.append(event);
+      // After the stop too: a call cut at the shutdown deadline records its usage after the drain, and
+      // the next start settles it from here.
+      segment = this.journalClosed ? this.journal.appendAfterClose(event) : this.journal.append(event);
     } catch (err) {
       // A full or broken disk: the charge still settles, without the journal's crash safety. Marked
       // anyway, so settle() does not try the append a second time.
@@ -240,8 +244,9 @@ export class EmbeddedLedger implements LiveMoney {
     if (!this.unqueued.has(ev.event_id)) this.journalUsage(ev);
     const outcome = await this.charge(ev);
     // Queued (or never to be): the commit that carries its entry may delete its segment. A settlement
-    // that threw keeps its mark: the recorder retries it, and a later start replays it if all fail.
-    this.unqueued.delete(ev.event_id);
+    // that threw keeps its mark: the recorder retries it, and a later start replays it if all fail. So
+    // does one after the stop (nothing queues then): drain() keeps its segment for the next start.
+    if (!this.stopped) this.unqueued.delete(ev.event_id);
     return outcome;
   }
 
@@ -316,6 +321,7 @@ export class EmbeddedLedger implements LiveMoney {
     // Everything journaled committed: nothing is left for the next start to read back.
     if (this.queue.length === 0 && this.unqueued.size === 0) this.journal?.retire();
     else this.journal?.close();
+    this.journalClosed = true;
     if (this.queue.length > 0) {
       // The database is gone: the journal keeps the entries for the next start (recover()); the log
       // has them too, for an operator when there is no journal.
@@ -328,8 +334,11 @@ export class EmbeddedLedger implements LiveMoney {
 
   private enqueue(p: Pending): void {
     if (this.stopped) {
-      // After shutdown nothing writes any more: refuse a credit, leave a late charge in the log to replay.
-      if (p.kind === 'credit') p.done({ error: new Error('billing is shutting down') });
+      // After shutdown nothing writes any more: refuse a credit; a late charge is in the journal for the
+      // next start (journalUsage), or with no journal in the log to replay.
+      if (p.kind === 'credit') p.done({ error: ledgerUnavailable() });
+      else if (this.journal)
+        this.logger.warn({ request_id: p.row.request_id }, 'embedded ledger settled after shutdown; journaled for the next start');
       else this.logger.error({ entries: [p.row] }, 'embedded ledger settled after shutdown; entry not written');
       return;
     }
@@ -373,9 +382,9 @@ export class EmbeddedLedger implements LiveMoney {
       .catch((err: unknown) => {
         this.failures = Math.min(this.failures + 1, 16);
         // The database refused the batch: keep its entries for the next window rather than lose them;
-        // its credits fail (their caller retries, idempotent by reference).
+        // its credits fail (their caller retries, idempotent by reference): a 503 to retry, not a 500.
         this.logger.error({ err: String(err), entries: batch.length }, 'embedded ledger commit failed; retrying');
-        for (const p of batch) if (p.kind === 'credit') p.done({ error: err });
+        for (const p of batch) if (p.kind === 'credit') p.done({ error: ledgerUnavailable() });
         this.queue = [...batch.filter((p) => p.kind === 'entry'), ...this.queue];
         if (this.queue.length > 0) this.schedule();
       });
@@ -435,6 +444,10 @@ export class EmbeddedLedger implements LiveMoney {
       if (!applied) return { credit, balance: row.balanceMicros, applied };
       return { credit, balance: (await addToBalance(m, credit.accountId, credit.amount)).balance_micros, applied };
     } catch (error) {
+      // A refusal of this credit (unknown account, no room, a conflicting reference) fails it alone.
+      // A database error aborted the transaction: Postgres would answer its COMMIT with a rollback, and
+      // the batch's entries, taken for written, would be lost. The batch fails instead and is retried.
+      if (!GatewayError.is(error)) throw error;
       return { credit, error };
     }
   }
@@ -457,6 +470,18 @@ export class EmbeddedLedger implements LiveMoney {
       'usage cost exceeded the balance; clamped at zero',
     );
   }
+}
+
+/** A credit the ledger could not write now (its database refused the batch: a full disk, say), or after the stop. */
+function ledgerUnavailable(): GatewayError {
+  return new GatewayError({
+    status: 503,
+    code: 'service_unavailable',
+    type: 'server_error',
+    message: 'The ledger cannot be written right now; retry shortly (a credit repeated with its reference is applied once).',
+    retryable: true,
+    retryAfter: 1,
+  });
 }
 
 /** A line of a journal written before it held usage events: a settled entry (it has its charge). */

@@ -70,6 +70,22 @@ export class LedgerJournal {
   }
 
   /**
+   * Appends one line after close() or retire(), to a segment of its own: a charge settled after the
+   * ledger stopped (a call cut at the shutdown deadline records what it produced after the drain) is
+   * then settled by the next start instead of lost. Returns that segment.
+   */
+  appendAfterClose(line: object): number {
+    this.seq += 1;
+    const fd = this.openSegment(this.seq);
+    try {
+      writeSync(fd, `${JSON.stringify(line)}\n`);
+    } finally {
+      closeSync(fd);
+    }
+    return this.seq;
+  }
+
+  /**
    * A group commit starts. Returns the newest segment that holds only lines appended before it: the
    * open segment, sealed now, once it is big enough; otherwise the last one sealed before it.
    */

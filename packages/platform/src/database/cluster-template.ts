@@ -13,6 +13,8 @@ import { dirname, join } from 'node:path';
 
 /** The file whose presence marks a complete cluster: copied last, so a copy cut short is redone. */
 export const CLUSTER_MARKER = 'PG_VERSION';
+/** Made before a copy starts, deleted after its marker: a directory with it and no marker is a copy cut short. */
+export const CLUSTER_COPYING = '.unigate-copying';
 
 /** Where the template of the installed PGlite lives: the npm cache convention, node_modules/.cache. */
 export function defaultTemplateDir(pgliteEntry: string): string {

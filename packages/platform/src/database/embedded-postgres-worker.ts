@@ -210,13 +210,16 @@ class WireServer {
 
 // A new cluster copied from the template, here rather than on the main thread, which may be busy
 // loading the rest of the process meanwhile (launchEmbeddedPostgres). Its marker goes last, so a
-// copy cut short is not taken for a cluster and is made again at the next start.
-function copyCluster(template, dir, markerName) {
-  const { cpSync, copyFileSync } = require('node:fs');
+// copy cut short is not taken for a cluster and is made again at the next start; the copying file
+// around it tells that copy from a cluster that lost its marker (which is refused, not copied over).
+function copyCluster(template, dir, markerName, copyingName) {
+  const { cpSync, copyFileSync, rmSync, writeFileSync } = require('node:fs');
   const { join } = require('node:path');
   const marker = join(template, markerName);
+  writeFileSync(join(dir, copyingName), '');
   cpSync(template, dir, { recursive: true, filter: (source) => source !== marker });
   copyFileSync(marker, join(dir, markerName));
+  rmSync(join(dir, copyingName), { force: true });
 }
 
 (async () => {
@@ -224,7 +227,7 @@ function copyCluster(template, dir, markerName) {
   let server;
   let wire;
   try {
-    if (workerData.copyFrom) copyCluster(workerData.copyFrom, workerData.dataDir, workerData.marker);
+    if (workerData.copyFrom) copyCluster(workerData.copyFrom, workerData.dataDir, workerData.marker, workerData.copying);
     db = await PGlite.create(workerData.dataDir, { postgresqlconf: workerData.postgresqlconf });
     if (workerData.initOnly) {
       // initdb's memory stays with the thread that ran it: this one closes and exits, taking it along.

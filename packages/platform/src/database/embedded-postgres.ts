@@ -13,11 +13,11 @@
  * uses its own EntityManager (never the DataSource's, which would wait on itself) and (2) services use
  * a pool of one connection (`EMBEDDED_POOL_SIZE`) so queueing happens in the pool, not inside the store.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { CLUSTER_MARKER, defaultTemplateDir, ensureTemplate } from './cluster-template';
+import { CLUSTER_COPYING, CLUSTER_MARKER, defaultTemplateDir, ensureTemplate } from './cluster-template';
 import { EMBEDDED_WORKER_SOURCE } from './embedded-postgres-worker';
 
 export const EMBEDDED_POOL_SIZE = 1;
@@ -63,6 +63,7 @@ function startWorker(dir: string, opts: EmbeddedPostgresOptions, job: WorkerJob)
       pglite: PGLITE_ENTRY,
       postgresqlconf: EMBEDDED_POSTGRES_CONF,
       marker: CLUSTER_MARKER,
+      copying: CLUSTER_COPYING,
       ...job,
     },
   });
@@ -138,20 +139,114 @@ export async function launchEmbeddedPostgres(
   // Its owner's only: PGlite writes the store's files world-writable (0666), and beside them go the
   // ledger journal, result files and secrets. A directory that exists keeps the mode it was given.
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  // The copy of a template (~40 MB in ~1,000 files) is the worker's: it then runs beside the caller.
-  const copyFrom = existsSync(join(dir, CLUSTER_MARKER)) ? undefined : await initialize(dir, opts);
-  const { worker, started } = startWorker(dir, opts, { initOnly: false, copyFrom });
-  return { started: started.then((msg) => running(worker, msg)) };
+  const unlock = lockDataDir(dir);
+  try {
+    const fresh = !existsSync(join(dir, CLUSTER_MARKER));
+    if (fresh) refuseDamagedCluster(dir);
+    // The copy of a template (~40 MB in ~1,000 files) is the worker's: it then runs beside the caller.
+    const copyFrom = fresh ? await initialize(dir, opts) : undefined;
+    const { worker, started } = startWorker(dir, opts, { initOnly: false, copyFrom });
+    return {
+      started: started.then(
+        (msg) => running(worker, msg, unlock),
+        (err: unknown) => {
+          unlock();
+          throw err;
+        },
+      ),
+    };
+  } catch (err) {
+    unlock();
+    throw err;
+  }
 }
 
-function running(worker: Worker, msg: WorkerMessage): EmbeddedPostgres {
-  if (msg.type !== 'ready') throw new Error(`embedded Postgres failed to start: ${msg.type}`);
+/** The file naming the process whose store runs on a data directory. */
+export const DATA_DIR_LOCK = 'unigate.pid';
+/** Data directories this process holds (a pid file naming this process may be left by an earlier one with the same pid: a container's 1). */
+const held = new Set<string>();
+
+/**
+ * One process per data directory: two would each run a Postgres of their own on the same files (and
+ * journal), and whichever wrote last would silently drop the other's ledger. A pid file left by a
+ * process that died (kill -9) is taken over. Returns the release.
+ */
+function lockDataDir(dir: string): () => void {
+  const path = join(dir, DATA_DIR_LOCK);
+  for (let attempt = 0; ; attempt++) {
+    if (held.has(dir)) throw new Error(`data directory ${dir} is already in use by this process`);
+    try {
+      writeFileSync(path, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+      held.add(dir);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        held.delete(dir);
+        rmSync(path, { force: true });
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 2) throw err;
+    }
+    const holder = readHolder(path);
+    if (holder !== process.pid && processRuns(holder)) {
+      throw new Error(
+        `data directory ${dir} is in use by process ${holder} (${path}): stop it first, or delete that file if no Unigate runs there`,
+      );
+    }
+    // Left by a process that died: taken over.
+    rmSync(path, { force: true });
+  }
+}
+
+/** The pid in a lock file; NaN when it is gone meanwhile (its holder stopped) and the next attempt takes it. */
+function readHolder(path: string): number {
+  try {
+    return Number(readFileSync(path, 'utf8').trim());
+  } catch {
+    return NaN;
+  }
+}
+
+function processRuns(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * A directory without the cluster's marker gets a new cluster copied over it, which is right for a new
+ * directory or a copy cut short (it says so: CLUSTER_COPYING), but a cluster that lost the marker
+ * otherwise is a damaged one, holding the ledger: copying over it would replace every account and
+ * charge with an empty store, silently.
+ */
+function refuseDamagedCluster(dir: string): void {
+  if (!existsSync(join(dir, 'global', 'pg_control')) || existsSync(join(dir, CLUSTER_COPYING))) return;
+  throw new Error(
+    `data directory ${dir} holds a Postgres cluster without its ${CLUSTER_MARKER} file: it is damaged, and a start would ` +
+      `replace it (and the ledger in it) with an empty one. Restore ${CLUSTER_MARKER} or the directory from a backup; ` +
+      `to start afresh, move the directory away`,
+  );
+}
+
+function running(worker: Worker, msg: WorkerMessage, unlock: () => void): EmbeddedPostgres {
+  if (msg.type !== 'ready') {
+    unlock();
+    throw new Error(`embedded Postgres failed to start: ${msg.type}`);
+  }
   let closing: Promise<void> | undefined;
   return {
     url: `postgres://postgres@${msg.conn}/postgres`,
     close: () =>
       (closing ??= new Promise<void>((done) => {
-        worker.once('exit', () => done());
+        worker.once('exit', () => {
+          unlock();
+          done();
+        });
         worker.postMessage('close');
       })),
   };

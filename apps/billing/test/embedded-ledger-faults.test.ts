@@ -1,0 +1,95 @@
+/**
+ * The embedded ledger on an operator's bad day. Usage that reaches it after it stopped: at SIGTERM
+ * standalone drains its answers until the deadline, then closes what is left and stops billing; a
+ * stream cut there records what it produced a few ms later, after the ledger's drain. That charge goes
+ * to the journal, and the next start settles it (it used to be logged and dropped). And a database
+ * that refuses a credit's row (a full disk) fails the credit with a 503 to retry, and never the
+ * charges written in the same transaction (Postgres answered its COMMIT with a silent rollback, and
+ * those entries were lost while memory took them for written).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InMemoryEventBus } from '@unigate/platform';
+import { EMBEDDED_POOL_SIZE, startEmbeddedPostgres, type EmbeddedPostgres } from '@unigate/platform/database';
+import type { DataSource } from 'typeorm';
+import { createBillingDomain, openBillingDataSource, type BillingDomain } from '../src';
+import { balanceMicros, ledgerCount, logger, usageEvent } from './harness';
+
+let dir: string;
+let pg: EmbeddedPostgres;
+let ds: DataSource;
+let domain: BillingDomain;
+
+async function open(): Promise<void> {
+  pg = await startEmbeddedPostgres(dir);
+  ds = await openBillingDataSource({ url: pg.url, poolSize: EMBEDDED_POOL_SIZE, logger });
+  domain = createBillingDomain({
+    dataSource: ds,
+    bus: new InMemoryEventBus({ logger }),
+    logger,
+    mode: { kind: 'embedded', journalDir: join(dir, 'journal') },
+  });
+  await domain.start();
+}
+
+async function shut(): Promise<void> {
+  await domain.stop();
+  await ds.destroy();
+  await pg.close();
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'unigate-billing-late-'));
+  await open();
+});
+afterAll(async () => {
+  await shut();
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('a charge settled after the ledger stopped (a stream cut at the shutdown deadline) is settled by the next start', async () => {
+  const acc = await domain.billing.createAccount('embedded-late', 1_000_000);
+  await domain.settle(usageEvent(acc.id, { request_id: 'late-0', cost_micros: 1_000 }));
+  // Billing stops while the cut stream is still recording: one event during the drain, one after it.
+  const stopping = domain.stop();
+  const during = usageEvent(acc.id, { request_id: 'late-during', cost_micros: 2_000 });
+  domain.journalUsage!(during);
+  await domain.settle(during);
+  await stopping;
+  const after = usageEvent(acc.id, { request_id: 'late-after', cost_micros: 4_000 });
+  domain.journalUsage!(after);
+  await domain.settle(after);
+  await ds.destroy();
+  await pg.close();
+
+  await open();
+  expect(await ledgerCount(ds, acc.id)).toBe(3);
+  expect(await balanceMicros(ds, acc.id)).toBe(1_000_000 - 7_000);
+});
+
+test('a credit the database refuses inside a batch with charges does not take the charges down with it', async () => {
+  const acc = await domain.billing.createAccount('embedded-credit-refused', 1_000_000);
+  // The database refuses this credit's row (as a full disk refuses any), after the batch's entries were written.
+  await ds.query(
+    `CREATE FUNCTION billing.refuse_credit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$`,
+  );
+  await ds.query(`CREATE TRIGGER refuse_credit BEFORE INSERT ON billing.credits FOR EACH ROW EXECUTE FUNCTION billing.refuse_credit()`);
+  let status: unknown;
+  try {
+    const settled = domain.settle(usageEvent(acc.id, { request_id: 'refused-batch-1', cost_micros: 3_000 }));
+    const credit = domain.billing.credit(acc.id, 5_000, 'refused-1').then(
+      () => 'credited',
+      (err: { status?: number }) => err.status,
+    );
+    await settled;
+    status = await credit;
+    await domain.flush();
+  } finally {
+    await ds.query(`DROP TRIGGER refuse_credit ON billing.credits; DROP FUNCTION billing.refuse_credit()`);
+  }
+  // The charge is in the ledger (the batch was retried without the credit), and the credit is refused with a 503 to retry.
+  expect(await ledgerCount(ds, acc.id)).toBe(1);
+  expect(await balanceMicros(ds, acc.id)).toBe(997_000);
+  expect(status).toBe(503);
+});
