@@ -24,6 +24,7 @@ export * from './storage/signed-links';
 export * from './storage/s3-object-store';
 export * from './storage/result-storage';
 export * from './storage/result-links';
+export * from './storage/storage-failure';
 export * from './process-ids';
 export * from './serial-lane';
 // The database helpers are `@unigate/platform/database` (src/database/index.ts); the gRPC transport and

@@ -23,6 +23,19 @@ describe('toGatewayError', () => {
     expect(errors).toEqual([expect.objectContaining({ request_id: 'req_1', err: abort })]);
   });
 
+  it('answers a storage failure (a full disk under the database) 503 to retry, still logged for the operator', () => {
+    const { logger, errors } = recordingLogger();
+    // TypeORM's QueryFailedError carries the driver's SQLSTATE; 53100 is disk_full.
+    const full = Object.assign(new Error('could not extend file "base/5/2619": No space left on device'), { code: '53100' });
+    expect(toGatewayError(full, logger, 'req_9')).toMatchObject({
+      status: 503,
+      code: 'service_unavailable',
+      retryable: true,
+      retryAfter: 1,
+    });
+    expect(errors).toEqual([expect.objectContaining({ request_id: 'req_9', err: full })]);
+  });
+
   it('ignores any other non-string code too', () => {
     const { logger } = recordingLogger();
     expect(toGatewayError(Object.assign(new Error('cancelled'), { code: 1 }), logger, 'req_2').status).toBe(500);

@@ -1,12 +1,13 @@
 /**
  * The one place a failure becomes an HTTP answer. Known failures are GatewayErrors; Fastify's own
- * errors (bad JSON, body too large, unsupported media type) are mapped; anything else is a bug: it
- * is logged with an error id and answered as a 500 carrying that id.
+ * errors (bad JSON, body too large, unsupported media type) are mapped; a storage failure a retry can
+ * get past is a 503 (storageFailure); anything else is a bug: it is logged with an error id and
+ * answered as a 500 carrying that id.
  */
 import { randomUUID } from 'node:crypto';
 import { HttpException } from '@nestjs/common';
 import { errors, GatewayError, renderError, speaksAnthropic, type ErrorShape } from '@unigate/contracts';
-import { rejections, type Logger } from '@unigate/platform';
+import { rejections, storageFailure, type Logger } from '@unigate/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export function toGatewayError(err: unknown, logger: Logger, requestId: string): GatewayError {
@@ -34,6 +35,12 @@ export function toGatewayError(err: unknown, logger: Logger, requestId: string):
     if (status < 500) return new GatewayError({ status, code: 'invalid_request', message: err.message });
   }
   const errorId = randomUUID();
+  // A full disk or a database restarting: the operator's to fix (logged as an error), the client's to retry.
+  const storage = storageFailure(err);
+  if (storage) {
+    logger.error({ error_id: errorId, request_id: requestId, err }, 'storage failed');
+    return storage;
+  }
   logger.error({ error_id: errorId, request_id: requestId, err }, 'unhandled error');
   return errors.internal(errorId);
 }

@@ -21,6 +21,12 @@ describe('GatewayError across gRPC', () => {
     expect(err).toMatchObject({ status: 503, code: 'service_unavailable', retryable: true });
   });
 
+  it('sends a storage failure of a service as the 503 it is (a full disk answered 500 "this is a bug")', () => {
+    const sent = toGrpcStatus(Object.assign(new Error('No space left on device'), { code: 'ENOSPC' }));
+    expect(sent.code).toBe(GrpcStatus.UNAVAILABLE);
+    expect(fromGrpcError(sent)).toMatchObject({ status: 503, code: 'service_unavailable', retryable: true });
+  });
+
   it('leaves any other failure untyped (the renderer logs it and answers 500 with its id)', () => {
     const err = fromGrpcError(Object.assign(new Error('boom'), { code: GrpcStatus.INTERNAL }));
     expect(GatewayError.is(err)).toBe(false);

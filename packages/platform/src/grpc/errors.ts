@@ -4,6 +4,7 @@
  */
 import { status as GrpcStatus, type StatusObject } from '@grpc/grpc-js';
 import { GatewayError, type GatewayErrorInit } from '@unigate/contracts';
+import { storageFailure } from '../storage/storage-failure';
 
 const PREFIX = 'gateway-error:';
 
@@ -18,10 +19,14 @@ function grpcCodeFor(httpStatus: number): GrpcStatus {
   return GrpcStatus.INTERNAL;
 }
 
-/** Server side: any thrown value → the gRPC status that carries it (a GatewayError as JSON details). */
+/**
+ * Server side: any thrown value → the gRPC status that carries it (a GatewayError as JSON details; a
+ * storage failure as the 503 it is, so the edge answers it as one instead of a 500).
+ */
 export function toGrpcStatus(err: unknown): Pick<StatusObject, 'code' | 'details'> {
-  if (!GatewayError.is(err)) return { code: GrpcStatus.INTERNAL, details: err instanceof Error ? err.message : String(err) };
-  return { code: grpcCodeFor(err.status), details: PREFIX + JSON.stringify(err.toJSON()) };
+  const known = GatewayError.is(err) ? err : storageFailure(err);
+  if (!known) return { code: GrpcStatus.INTERNAL, details: err instanceof Error ? err.message : String(err) };
+  return { code: grpcCodeFor(known.status), details: PREFIX + JSON.stringify(known.toJSON()) };
 }
 
 /** Client side: a gRPC error → the GatewayError it carried, or a 503 for transport failures. */
