@@ -85,6 +85,11 @@ export function createBillingDomain(deps: BillingDomainDeps): BillingDomain {
       billing: new BillingService(accounts, keys, ledger, embedded, users),
       settle: (payload) => embedded.settle(payload),
       journalUsage: (event) => embedded.journalUsage(event),
+      // The store answering is not enough: its ledger must be able to write (a full disk answers SELECT 1).
+      checkReady: async () => {
+        await common.checkReady();
+        embedded.checkWritable();
+      },
       reservations,
       // Before anything loads an account: charges a killed process journaled but never committed.
       start: async () => void (await embedded.recover()),

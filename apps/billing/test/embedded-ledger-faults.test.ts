@@ -2,10 +2,10 @@
  * The embedded ledger on an operator's bad day. Usage that reaches it after it stopped: at SIGTERM
  * standalone drains its answers until the deadline, then closes what is left and stops billing; a
  * stream cut there records what it produced a few ms later, after the ledger's drain. That charge goes
- * to the journal, and the next start settles it (it used to be logged and dropped). And a database
- * that refuses a credit's row (a full disk) fails the credit with a 503 to retry, and never the
- * charges written in the same transaction (Postgres answered its COMMIT with a silent rollback, and
- * those entries were lost while memory took them for written).
+ * to the journal, and the next start settles it. A database that refuses a credit's row (a full disk)
+ * fails the credit with a 503 to retry, and never the charges written in the same transaction
+ * (Postgres would answer its COMMIT with a silent rollback while memory took them for written). And
+ * a ledger that cannot write (commits or journal appends failing) is not ready.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { InMemoryEventBus } from '@unigate/platform';
 import { EMBEDDED_POOL_SIZE, startEmbeddedPostgres, type EmbeddedPostgres } from '@unigate/platform/database';
 import type { DataSource } from 'typeorm';
 import { createBillingDomain, openBillingDataSource, type BillingDomain } from '../src';
+import { LedgerJournal } from '../src/embedded/ledger-journal';
 import { balanceMicros, ledgerCount, logger, usageEvent } from './harness';
 
 let dir: string;
@@ -92,4 +93,39 @@ test('a credit the database refuses inside a batch with charges does not take th
   expect(await ledgerCount(ds, acc.id)).toBe(1);
   expect(await balanceMicros(ds, acc.id)).toBe(997_000);
   expect(status).toBe(503);
+});
+
+test('a ledger whose commits or journal appends fail is not ready until they succeed again', async () => {
+  const acc = await domain.billing.createAccount('embedded-unwritable', 1_000_000);
+  await domain.checkReady();
+  // The database refuses every entry (as a full disk refuses any write): the store still answers SELECT 1.
+  await ds.query(`CREATE FUNCTION billing.refuse_entry() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$`);
+  await ds.query(
+    `CREATE TRIGGER refuse_entry BEFORE INSERT ON billing.ledger_entries FOR EACH ROW EXECUTE FUNCTION billing.refuse_entry()`,
+  );
+  try {
+    await domain.settle(usageEvent(acc.id, { request_id: 'unwritable-1', cost_micros: 1_000 }));
+    await domain.flush();
+    await expect(domain.checkReady()).rejects.toThrow(/ledger commits are failing, 1 entries waiting: .*disk full/);
+  } finally {
+    await ds.query(`DROP TRIGGER refuse_entry ON billing.ledger_entries; DROP FUNCTION billing.refuse_entry()`);
+  }
+  await domain.flush();
+  await domain.checkReady();
+  expect(await ledgerCount(ds, acc.id)).toBe(1);
+
+  // The journal's disk is full: the charge still settles, but not crash-safe; ready again after an append succeeds.
+  const full = jest.spyOn(LedgerJournal.prototype, 'append').mockImplementation(() => {
+    throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+  });
+  try {
+    await domain.settle(usageEvent(acc.id, { request_id: 'unwritable-2', cost_micros: 1_000 }));
+    await expect(domain.checkReady()).rejects.toThrow(/journal cannot be written/);
+  } finally {
+    full.mockRestore();
+  }
+  await domain.settle(usageEvent(acc.id, { request_id: 'unwritable-3', cost_micros: 1_000 }));
+  await domain.flush();
+  await domain.checkReady();
+  expect(await balanceMicros(ds, acc.id)).toBe(997_000);
 });

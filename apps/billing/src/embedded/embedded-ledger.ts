@@ -109,6 +109,10 @@ export class EmbeddedLedger implements LiveMoney {
   private journalClosed = false;
   /** Consecutive failed commits: each retry waits longer (up to MAX_RETRY_MS) instead of hammering a dead database. */
   private failures = 0;
+  /** Why the last commit failed, while commits fail. */
+  private commitError?: string;
+  /** The last journal append failed (a full disk): charges since are not crash-safe until one succeeds. */
+  private journalFailing = false;
 
   private readonly maintenance: NodeJS.Timeout;
   /** Ledger entries written since the ledger was last analyzed, and its row count then (undefined: not read yet). */
@@ -223,7 +227,9 @@ export class EmbeddedLedger implements LiveMoney {
       // After the stop too: a call cut at the shutdown deadline records its usage after the drain, and
       // the next start settles it from here.
       segment = this.journalClosed ? this.journal.appendAfterClose(event) : this.journal.append(event);
+      this.journalFailing = false;
     } catch (err) {
+      this.journalFailing = true;
       // A full or broken disk: the charge still settles, without the journal's crash safety. Marked
       // anyway, so settle() does not try the append a second time.
       this.logger.error({ request_id: event.request_id, err: String(err) }, 'usage could not be journaled; settling without it');
@@ -298,6 +304,17 @@ export class EmbeddedLedger implements LiveMoney {
       const row = await findAccountRow(this.ds, accountId);
       return row && { balance_micros: row.balanceMicros, version: row.version };
     });
+  }
+
+  /**
+   * For readiness: throws while charges wait on commits the database keeps refusing, or while the
+   * journal cannot be appended to (a full disk). Answers still go out then, charged in memory and
+   * written once the disk has room; but a crash meanwhile would lose those charges, and an operator
+   * must see it (/health/ready, not only an error line per commit).
+   */
+  checkWritable(): void {
+    if (this.failures > 0) throw new Error(`ledger commits are failing, ${this.queue.length} entries waiting: ${this.commitError}`);
+    if (this.journalFailing) throw new Error('the ledger journal cannot be written: charges since are not crash-safe');
   }
 
   /** Ledger reads (quota, usage lists) wait for this: they see every charge taken before them. */
@@ -377,10 +394,12 @@ export class EmbeddedLedger implements LiveMoney {
       })
       .then(() => {
         this.failures = 0;
+        this.commitError = undefined;
         if (segment !== undefined) this.journal?.committed(Math.min(segment, this.oldestUnqueued() - 1));
       })
       .catch((err: unknown) => {
         this.failures = Math.min(this.failures + 1, 16);
+        this.commitError = String(err);
         // The database refused the batch: keep its entries for the next window rather than lose them;
         // its credits fail (their caller retries, idempotent by reference): a 503 to retry, not a 500.
         this.logger.error({ err: String(err), entries: batch.length }, 'embedded ledger commit failed; retrying');
