@@ -53,7 +53,8 @@ describe('readSse', () => {
   it('reads a long event in small chunks, and many short lines, scanning each character a few times', async () => {
     const long = `data: ${'x'.repeat(256 * 1024)}\n\n`;
     const short = 'data: {}\n\n'.repeat(6000); // 60 KB, one chunk
-    const size = long.length + short.length;
+    const small = 'data: {}\n\n'.repeat(400); // 4 KB chunks of 800 lines: small enough to feed whole, but too many lines
+    const size = long.length + short.length + 10 * small.length;
     const original = String.prototype.indexOf;
     let scanned = 0; // characters String.prototype.indexOf looked at, the parser's way of finding line ends
     String.prototype.indexOf = function (this: string, search: string, from = 0) {
@@ -67,12 +68,13 @@ describe('readSse', () => {
         (async function* () {
           yield* bytes(long, 1024);
           yield short;
+          for (let i = 0; i < 10; i++) yield small;
         })(),
       );
     } finally {
       String.prototype.indexOf = original;
     }
-    expect(events).toHaveLength(6001);
+    expect(events).toHaveLength(6001 + 4000);
     expect(events[0].data.length).toBe(256 * 1024);
     // Fed whole chunks, the parser scanned the unfinished line again with each one and looked for a CR
     // from every line to its chunk's end: 428 million characters here.

@@ -14,6 +14,18 @@ export interface SseEvent {
   id?: string;
 }
 
+/** The largest chunk fed to the parser whole (below): its per-line CR search is bounded by this. */
+const WHOLE_FEED_MAX = 4096;
+/** Lines of a chunk fed whole, at most: each costs the parser a search to the chunk's end. */
+const WHOLE_FEED_LINES = 8;
+
+/** Whether `text` ends at most WHOLE_FEED_LINES lines (native searches, stopping past the bound). */
+function fewLines(text: string): boolean {
+  let lines = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) if (++lines > WHOLE_FEED_LINES) return false;
+  return true;
+}
+
 /** A line's end: CR, LF or CRLF (a CR that ends a chunk may be the first half of a CRLF; see below). */
 const LINE_END = /\r\n?|\n/g;
 
@@ -30,13 +42,18 @@ export async function* readSse(body: AsyncIterable<Uint8Array | string>): AsyncG
     pending = [];
     return ready;
   };
-  // The parser is fed one whole line at a time. Fed each chunk as it came, it scanned the unfinished
-  // line again with every chunk (one 16 MiB event in 64 KiB chunks: 1.8 s, four times that for twice
-  // the size) and looked for a CR from every line to the chunk's end (64 KiB of short lines: 175 ms).
-  // A CR that ends a chunk is fed as a line's end; the parser itself holds it until it sees whether an
-  // LF follows. `unfinished` holds the pieces of a line not ended yet, joined once it ends.
+  // Linear in the body whatever its chunking: the parser rescans its unfinished line with every feed,
+  // and for every line searches for a CR up to the end of what it was fed. So a chunk is fed whole
+  // only when it is small, holds a few lines and ends its last one (an upstream's usual chunk: an event
+  // or two, where one feed is the cheapest); otherwise the parser gets one whole line at a time. A CR that ends a
+  // chunk counts as a line's end; the parser holds it until it sees whether an LF follows.
+  // `unfinished` holds the pieces of a line not ended yet, joined once it ends.
   let unfinished: string[] = [];
   const feed = (text: string) => {
+    if (unfinished.length === 0 && text.length <= WHOLE_FEED_MAX && text.charCodeAt(text.length - 1) === 0x0a && fewLines(text)) {
+      parser.feed(text);
+      return;
+    }
     LINE_END.lastIndex = 0;
     let start = 0;
     for (let m = LINE_END.exec(text); m !== null; m = LINE_END.exec(text)) {
