@@ -118,14 +118,30 @@ test('a ledger whose commits or journal appends fail is not ready until they suc
   const full = jest.spyOn(LedgerJournal.prototype, 'append').mockImplementation(() => {
     throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
   });
+  const probe = jest.spyOn(LedgerJournal.prototype, 'writable').mockReturnValue(false);
   try {
     await domain.settle(usageEvent(acc.id, { request_id: 'unwritable-2', cost_micros: 1_000 }));
     await expect(domain.checkReady()).rejects.toThrow(/journal cannot be written/);
   } finally {
     full.mockRestore();
+    probe.mockRestore();
   }
+  // Ready again with no request coming (a probe that fails takes a gateway out of rotation): the check
+  // itself finds the disk writable.
+  await domain.checkReady();
   await domain.settle(usageEvent(acc.id, { request_id: 'unwritable-3', cost_micros: 1_000 }));
   await domain.flush();
-  await domain.checkReady();
   expect(await balanceMicros(ds, acc.id)).toBe(997_000);
+
+  // A batch of credits alone that the database refuses: answered 503, nothing left unwritten, still ready.
+  await ds.query(
+    `CREATE FUNCTION billing.refuse_credit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$`,
+  );
+  await ds.query(`CREATE TRIGGER refuse_credit BEFORE INSERT ON billing.credits FOR EACH ROW EXECUTE FUNCTION billing.refuse_credit()`);
+  try {
+    await expect(domain.billing.credit(acc.id, 5_000, 'unwritable-credit')).rejects.toMatchObject({ status: 503 });
+    await domain.checkReady();
+  } finally {
+    await ds.query(`DROP TRIGGER refuse_credit ON billing.credits; DROP FUNCTION billing.refuse_credit()`);
+  }
 });

@@ -313,8 +313,15 @@ export class EmbeddedLedger implements LiveMoney {
    * must see it (/health/ready, not only an error line per commit).
    */
   checkWritable(): void {
-    if (this.failures > 0) throw new Error(`ledger commits are failing, ${this.queue.length} entries waiting: ${this.commitError}`);
-    if (this.journalFailing) throw new Error('the ledger journal cannot be written: charges since are not crash-safe');
+    // Only while entries wait: they are retried until a commit succeeds, which clears this. A batch of
+    // credits alone that failed was answered 503 and leaves nothing to retry, nor anything unwritten.
+    const waiting = this.queue.filter((p) => p.kind === 'entry').length;
+    if (this.failures > 0 && waiting > 0) throw new Error(`ledger commits are failing, ${waiting} entries waiting: ${this.commitError}`);
+    // Cleared by the next append that succeeds, or here by a probe write beside the journal: on an idle
+    // gateway (a probe failing takes it out of rotation) no append would come to clear it.
+    if (this.journalFailing && !this.journal?.writable())
+      throw new Error('the ledger journal cannot be written: charges since are not crash-safe');
+    this.journalFailing = false;
   }
 
   /** Ledger reads (quota, usage lists) wait for this: they see every charge taken before them. */

@@ -14,7 +14,7 @@
  * harmless, because recovery is idempotent by request id. A failed batch keeps its segments until a
  * later batch, which carries its entries again, commits.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 const SEGMENT = /^(\d+)\.jsonl$/;
@@ -107,6 +107,18 @@ export class LedgerJournal {
 
   close(): void {
     closeSync(this.fd);
+  }
+
+  /** Whether a small file can be written beside the segments now (a readiness probe after a failed append). */
+  writable(): boolean {
+    const probe = join(this.dir, '.probe');
+    try {
+      writeFileSync(probe, 'probe\n');
+      rmSync(probe, { force: true });
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /**
