@@ -144,14 +144,39 @@ describe('on the embedded store', () => {
     expect(existsSync(join(d, DATA_DIR_LOCK))).toBe(false);
     // Another process's: refused while it runs, taken over once it is gone (a kill -9 leaves its file).
     const other = spawn(process.execPath, ['-e', 'setTimeout(() => undefined, 60_000)']);
-    await new Promise((ok) => other.once('spawn', ok));
-    writeFileSync(join(d, DATA_DIR_LOCK), `${other.pid}\n`);
-    await expect(startEmbeddedPostgres(d, { template })).rejects.toThrow(new RegExp(`in use by process ${other.pid}`));
-    other.kill('SIGKILL');
+    try {
+      await new Promise((ok) => other.once('spawn', ok));
+      writeFileSync(join(d, DATA_DIR_LOCK), `${other.pid}\n`);
+      await expect(startEmbeddedPostgres(d, { template })).rejects.toThrow(new RegExp(`in use by process ${other.pid}`));
+    } finally {
+      other.kill('SIGKILL');
+    }
     await new Promise((ok) => other.once('exit', ok));
     const again = await startEmbeddedPostgres(d, { template });
     expect(readFileSync(join(d, DATA_DIR_LOCK), 'utf8').trim()).toBe(String(process.pid));
     await again.close();
+  });
+
+  test("a dead owner's lock is taken over by one start only: another one mid-takeover wins, and this start is refused", async () => {
+    const d = join(dir, 'race');
+    mkdirSync(d, { recursive: true });
+    const lock = join(d, DATA_DIR_LOCK);
+    const dead = spawn(process.execPath, ['-e', '']);
+    await new Promise((ok) => dead.once('exit', ok));
+    writeFileSync(lock, `${dead.pid}\n`);
+    // Another process read the same dead pid first and holds the claim; it writes its own lock, then lets go.
+    writeFileSync(`${lock}.takeover`, 'other\n');
+    const script = `const fs = require('node:fs'); setTimeout(() => { fs.writeFileSync(${JSON.stringify(lock)}, process.pid + '\\n'); fs.rmSync(${JSON.stringify(`${lock}.takeover`)}); }, 300); setTimeout(() => undefined, 60_000);`;
+    const winner = spawn(process.execPath, ['-e', script]);
+    try {
+      await new Promise((ok) => winner.once('spawn', ok));
+      await expect(startEmbeddedPostgres(d, { template: await prepareEmbeddedTemplate() })).rejects.toThrow(
+        new RegExp(`in use by process ${winner.pid}`),
+      );
+      expect(readFileSync(lock, 'utf8').trim()).toBe(String(winner.pid));
+    } finally {
+      winner.kill('SIGKILL');
+    }
   });
 
   test('a cluster that lost its PG_VERSION is refused, not replaced by an empty one', async () => {

@@ -13,7 +13,7 @@
  * uses its own EntityManager (never the DataSource's, which would wait on itself) and (2) services use
  * a pool of one connection (`EMBEDDED_POOL_SIZE`) so queueing happens in the pool, not inside the store.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -186,7 +186,8 @@ function lockDataDir(dir: string): () => void {
         rmSync(path, { force: true });
       };
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 2) throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (attempt >= 40) throw new Error(`data directory ${dir}: its lock file ${path} could not be taken over`);
     }
     const holder = readHolder(path);
     if (holder !== process.pid && processRuns(holder)) {
@@ -194,10 +195,42 @@ function lockDataDir(dir: string): () => void {
         `data directory ${dir} is in use by process ${holder} (${path}): stop it first, or delete that file if no Unigate runs there`,
       );
     }
-    // Left by a process that died: taken over.
-    rmSync(path, { force: true });
+    // Left by a process that died: taken over — by one process only. Two starting at once both read the
+    // dead pid; without the claim, the second would delete the file the first had just written.
+    if (!takeOver(path, holder)) sleepSync(50);
   }
 }
+
+/** Blocks this thread for `ms` (start-up only, while another process finishes a takeover). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Deletes the lock file at `path` if it still names `holder`, under a claim only one process can make
+ * (`wx`); false when another process holds the claim. A claim left by a process that died
+ * mid-takeover is cleared after a few seconds.
+ */
+function takeOver(path: string, holder: number): boolean {
+  const claim = `${path}.takeover`;
+  try {
+    writeFileSync(claim, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    const made = statSync(claim, { throwIfNoEntry: false })?.mtimeMs;
+    if (made !== undefined && Date.now() - made > STALE_CLAIM_MS) rmSync(claim, { force: true });
+    return false;
+  }
+  try {
+    const now = readHolder(path);
+    if (now === holder || Number.isNaN(now)) rmSync(path, { force: true });
+    return true;
+  } finally {
+    rmSync(claim, { force: true });
+  }
+}
+
+const STALE_CLAIM_MS = 5_000;
 
 /** The pid in a lock file; NaN when it is gone meanwhile (its holder stopped) and the next attempt takes it. */
 function readHolder(path: string): number {
