@@ -155,7 +155,7 @@ prices:
     expect(data.models.get('sigma-opus-4-7')!.prices).toEqual({
       input_per_mtok: 4_000_000,
       cached_input_per_mtok: 100_000,
-      cache_write_input_per_mtok: 6_250_000, // not overridden: the built-in price stays
+      cache_write_input_per_mtok: 5_000_000, // not overridden: it follows input at the built-in 1.25×
       output_per_mtok: 20_000_000,
     });
     expect(data.models.get('beta2.6-t2v')!.prices.per_video_second_by_resolution).toEqual({ '720p': 80_000, '1080p': 120_000 });
