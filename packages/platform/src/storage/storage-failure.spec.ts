@@ -28,6 +28,9 @@ describe('storageFailure', () => {
     ['42P01', 'undefined_table: a bug'],
     ['22P02', 'invalid_text_representation'],
     ['ECONNRESET', 'a peer, not storage'],
+    ['08007', 'transaction_resolution_unknown: the write may have committed'],
+    ['53400', 'configuration_limit_exceeded'],
+    ['58P01', 'undefined_file: damage'],
   ])('%s (%s) is not', (code) => {
     expect(storageFailure(Object.assign(new Error('x'), { code }))).toBeUndefined();
   });

@@ -8,12 +8,15 @@
 import { GatewayError } from '@unigate/contracts';
 
 /**
- * SQLSTATE classes (Postgres appendix A) of failures of the server rather than of the statement:
- * 08 connection exception, 53 insufficient resources (53100 disk_full), 57 operator intervention
- * (admin or crash shutdown, cannot connect now, query_canceled by statement_timeout), 58 system error
- * (I/O). pg's errors carry the code; TypeORM's QueryFailedError copies it from the driver's.
+ * SQLSTATEs (Postgres appendix A) of failures of the server rather than of the statement, that pass:
+ * connection exceptions (class 08), but not 08007 transaction_resolution_unknown (a write that may
+ * have committed must not be retried blindly); 53100 disk_full, 53200 out_of_memory, 53300
+ * too_many_connections (not 53400, a configuration limit); operator intervention (class 57: admin or
+ * crash shutdown, cannot connect now, query_canceled by statement_timeout); 58030 io_error (not
+ * 58P01/58P02, a missing or duplicate file: damage). pg's errors carry the code; TypeORM's
+ * QueryFailedError copies it from the driver's.
  */
-const RETRYABLE_SQLSTATE = /^(08|53|57|58)[0-9A-Z]{3}$/;
+const RETRYABLE_SQLSTATE = /^(08(?!007)[0-9A-Z]{3}|53[123]00|57[0-9A-Z]{3}|58030)$/;
 /** Node's errors of a disk that is full or gone (the ledger journal, result files). */
 const RETRYABLE_ERRNO = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS']);
 
