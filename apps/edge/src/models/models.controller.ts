@@ -4,6 +4,7 @@ import {
   anthropicModelsQuerySchema,
   cursorPage,
   errors,
+  GatewayError,
   parseOrThrow,
   speaksAnthropic,
   type CatalogPort,
@@ -66,7 +67,11 @@ export class ModelsController {
    * configured model by name must not be told that what it can call does not exist.
    */
   private async aliased(id: string, models: ModelInfo[]): Promise<ModelInfo | undefined> {
-    const route = await this.catalog.resolve(id).catch(() => undefined);
+    // Only "no such model" reads as no alias; a catalogue that cannot answer stays the error it is.
+    const route = await this.catalog.resolve(id).catch((err: unknown) => {
+      if (GatewayError.is(err) && err.status === 404) return undefined;
+      throw err;
+    });
     return route && models.find((m) => m.id === route.model.id);
   }
 
