@@ -28,6 +28,8 @@ describe('isPublicAddress', () => {
     '2002:7f00:1::', // 6to4 of 127.0.0.1
     '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
     '2001:db8::1',
+    '::ffff:0:127.0.0.1', // IPv4-translated (SIIT)
+    'fec0::1', // site-local
     '100::1',
     'fe80::1%eth0',
     'not-an-ip',
