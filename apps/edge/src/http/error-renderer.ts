@@ -55,7 +55,8 @@ export function replyWithError(err: unknown, request: FastifyRequest, reply: Fas
   if (reply.sent || reply.raw.headersSent) return;
   if (clientLeft(err, request)) {
     // Not our failure and no one to answer: its access line (status 499) records it.
-    logger.debug({ request_id: String(request.id), method: request.method, url: request.url }, 'client aborted the request');
+    // The path only: a query may carry a credential (a signed link's signature).
+    logger.debug({ request_id: String(request.id), method: request.method, url: request.url.split('?')[0] }, 'client aborted the request');
     reply.raw.destroy();
     return;
   }
