@@ -47,15 +47,29 @@ export function isEmptyUsage(u: Usage): boolean {
   );
 }
 
+/**
+ * A prompt's tokens by how they are priced: cache reads and cache writes, each bounded by the prompt
+ * and never the same token twice (an upstream's counts are taken as given, not trusted to add up).
+ */
+export function splitPrompt(input: number, cached = 0, written = 0): { plain: number; cached: number; written: number } {
+  const c = Math.min(cached, input);
+  const w = Math.min(written, input - c);
+  return { plain: input - c - w, cached: c, written: w };
+}
+
+/** A prompt's units as usage records them: cache writes only when there were some. */
+export function promptUnits(
+  input: number,
+  cached?: number | null,
+  written?: number | null,
+): Pick<Usage, 'input_tokens' | 'cached_input_tokens' | 'cache_write_input_tokens'> {
+  const split = splitPrompt(input, cached ?? 0, written ?? 0);
+  return { input_tokens: input, cached_input_tokens: split.cached, ...(split.written > 0 && { cache_write_input_tokens: split.written }) };
+}
+
 export function usageFromChat(u: ChatUsage): Usage {
-  const cached = Math.min(u.prompt_tokens_details?.cached_tokens ?? 0, u.prompt_tokens);
-  const written = u.prompt_tokens_details?.cache_write_tokens;
-  return {
-    input_tokens: u.prompt_tokens,
-    cached_input_tokens: cached,
-    ...(written ? { cache_write_input_tokens: Math.min(written, u.prompt_tokens - cached) } : {}),
-    output_tokens: u.completion_tokens,
-  };
+  const details = u.prompt_tokens_details;
+  return { ...promptUnits(u.prompt_tokens, details?.cached_tokens, details?.cache_write_tokens), output_tokens: u.completion_tokens };
 }
 
 /**
@@ -63,14 +77,12 @@ export function usageFromChat(u: ChatUsage): Usage {
  * the token terms are summed before rounding, never rounded per token or per kind.
  */
 export function costMicros(prices: Prices, u: Usage): number {
-  const input = u.input_tokens ?? 0;
-  const cached = Math.min(u.cached_input_tokens ?? 0, input);
-  const written = Math.min(u.cache_write_input_tokens ?? 0, input - cached);
+  const { plain, cached, written } = splitPrompt(u.input_tokens ?? 0, u.cached_input_tokens, u.cache_write_input_tokens);
   const cachedPrice = prices.cached_input_per_mtok ?? prices.input_per_mtok;
   const writePrice = prices.cache_write_input_per_mtok ?? prices.input_per_mtok;
   const imageInputPrice = prices.image_input_per_mtok ?? prices.input_per_mtok;
   const tokenNumerator =
-    (input - cached - written) * prices.input_per_mtok +
+    plain * prices.input_per_mtok +
     cached * cachedPrice +
     written * writePrice +
     (u.output_tokens ?? 0) * prices.output_per_mtok +

@@ -75,7 +75,7 @@ function breakpoints(req: Request): Breakpoint[] {
   const tools = req.tools ?? [];
   const system = typeof req.system === 'string' ? undefined : req.system;
   // Each breakpoint hashes and counts its whole prefix, so they are capped before any is built: n
-  // marked blocks cost n²/2 (2,000 of them held the process for 1.1 s).
+  // marked blocks would cost n²/2.
   const markedIn = (items: readonly unknown[]) => items.filter((x) => (x as Marked).cache_control).length;
   const found =
     markedIn(tools) +
@@ -88,8 +88,8 @@ function breakpoints(req: Request): Breakpoint[] {
       message: `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${found}.`,
     });
   }
-  // The prefix is built only for a marked block: built for every block, it made a request of n
-  // unmarked blocks (or tools) copy n²/2 of them (100,000 blocks held the process for 47 s).
+  // The prefix is built only for a marked block: built for every block, a request of n unmarked
+  // blocks (or tools) would copy n²/2 of them.
   const add = (marked: Marked, prefixOf: () => Pick<Request, 'tools' | 'system' | 'messages'>) => {
     if (!marked.cache_control) return;
     const prefix = prefixOf();

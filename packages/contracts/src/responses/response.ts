@@ -4,7 +4,7 @@
  * fields we do not model pass through.
  */
 import { z } from 'zod';
-import type { Usage } from '../pricing';
+import { promptUnits, type Usage } from '../pricing';
 import {
   RESPONSES_PASSTHROUGH_ITEM_TYPES,
   responsesCustomToolCallItemSchema,
@@ -83,12 +83,6 @@ export type ResponsesResponse = z.infer<typeof responsesResponseSchema>;
 
 /** What a response is billed for, in price units. */
 export function usageFromResponses(u: ResponsesUsage): Usage {
-  const cached = Math.min(u.input_tokens_details?.cached_tokens ?? 0, u.input_tokens);
-  const written = Math.min(u.input_tokens_details?.cache_write_tokens ?? 0, u.input_tokens - cached);
-  return {
-    input_tokens: u.input_tokens,
-    cached_input_tokens: cached,
-    ...(written > 0 && { cache_write_input_tokens: written }),
-    output_tokens: u.output_tokens,
-  };
+  const details = u.input_tokens_details;
+  return { ...promptUnits(u.input_tokens, details?.cached_tokens, details?.cache_write_tokens), output_tokens: u.output_tokens };
 }

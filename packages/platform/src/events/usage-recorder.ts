@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { costMicros, TOPICS, type EndpointCall, type Usage, type UsageRecorded, type UsageSink } from '@unigate/contracts';
+import { costMicros, splitPrompt, TOPICS, type EndpointCall, type Usage, type UsageRecorded, type UsageSink } from '@unigate/contracts';
 import type { Logger } from '../logger';
 import { costMicrosTotal, tokensTotal } from '../observability/metrics';
 import { backoffMs } from './backoff';
@@ -120,10 +120,8 @@ export class UsageRecorder implements UsageSink {
 }
 
 function countUsage(model: string, usage: Usage, costMicros: number): void {
-  const input = usage.input_tokens ?? 0;
-  const cached = usage.cached_input_tokens ?? 0;
-  const written = usage.cache_write_input_tokens ?? 0;
-  if (input - cached - written) tokensTotal.inc({ model, direction: 'input' }, input - cached - written);
+  const { plain, cached, written } = splitPrompt(usage.input_tokens ?? 0, usage.cached_input_tokens, usage.cache_write_input_tokens);
+  if (plain) tokensTotal.inc({ model, direction: 'input' }, plain);
   if (cached) tokensTotal.inc({ model, direction: 'cached_input' }, cached);
   if (written) tokensTotal.inc({ model, direction: 'cache_write_input' }, written);
   if (usage.output_tokens) tokensTotal.inc({ model, direction: 'output' }, usage.output_tokens);

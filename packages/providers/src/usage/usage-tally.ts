@@ -3,7 +3,7 @@
  * when it reported them, otherwise counted from what actually went out (a stream cut by the client
  * or the upstream, a vendor that omits usage) with the gateway's token counter (contracts/tokens.ts).
  */
-import { countTextTokens, type Usage } from '@unigate/contracts';
+import { countTextTokens, promptUnits, type Usage } from '@unigate/contracts';
 import type { MeasuredStream } from '../adapter';
 
 type TokenReport = Pick<Usage, 'input_tokens' | 'cached_input_tokens' | 'cache_write_input_tokens' | 'output_tokens'>;
@@ -41,14 +41,7 @@ export class UsageTally {
     if (!this.producedAnything) return {};
     const input = this.reported.input_tokens ?? (this.promptEstimate ??= this.promptTokens());
     const output = this.final && this.reported.output_tokens !== undefined ? this.reported.output_tokens : countTextTokens(this.produced);
-    const cached = Math.min(this.reported.cached_input_tokens ?? 0, input);
-    const written = Math.min(this.reported.cache_write_input_tokens ?? 0, input - cached);
-    return {
-      input_tokens: input,
-      cached_input_tokens: cached,
-      ...(written > 0 && { cache_write_input_tokens: written }),
-      output_tokens: output,
-    };
+    return { ...promptUnits(input, this.reported.cached_input_tokens, this.reported.cache_write_input_tokens), output_tokens: output };
   }
 }
 

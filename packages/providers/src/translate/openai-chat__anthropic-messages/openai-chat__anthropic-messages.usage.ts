@@ -6,7 +6,7 @@
  * which Anthropic charges above input, go in `prompt_tokens_details.cache_write_tokens` (OpenRouter's
  * name for them): billing prices them apart, and a chat client sees what it paid for.
  */
-import type { AnthropicUsage, ChatUsage } from '@unigate/contracts';
+import { splitPrompt, type AnthropicUsage, type ChatUsage } from '@unigate/contracts';
 
 /**
  * Anthropic counts thinking inside `output_tokens`; `reasoningTokens` is its split when known (the
@@ -29,10 +29,13 @@ export function anthropicToChatUsage(u: AnthropicUsage, reasoningTokens?: number
 
 /** Cache writes only where a chat-completions upstream reports them (`cache_write_tokens`); else 0. */
 export function chatToAnthropicUsage(u: ChatUsage): AnthropicUsage {
-  const cached = Math.min(u.prompt_tokens_details?.cached_tokens ?? 0, u.prompt_tokens);
-  const written = Math.min(u.prompt_tokens_details?.cache_write_tokens ?? 0, u.prompt_tokens - cached);
+  const { plain, cached, written } = splitPrompt(
+    u.prompt_tokens,
+    u.prompt_tokens_details?.cached_tokens,
+    u.prompt_tokens_details?.cache_write_tokens,
+  );
   return {
-    input_tokens: u.prompt_tokens - cached - written,
+    input_tokens: plain,
     cache_creation_input_tokens: written,
     cache_read_input_tokens: cached,
     output_tokens: u.completion_tokens,
