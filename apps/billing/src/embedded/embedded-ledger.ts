@@ -109,8 +109,8 @@ export class EmbeddedLedger implements LiveMoney {
   private journalClosed = false;
   /** Consecutive failed commits: each retry waits longer (up to MAX_RETRY_MS) instead of hammering a dead database. */
   private failures = 0;
-  /** Why the last commit failed, while commits fail. */
-  private commitError?: string;
+  /** Why the last commit carrying entries failed, until one carrying entries succeeds: charges wait unwritten. */
+  private unwritten?: string;
   /** The last journal append failed (a full disk): charges since are not crash-safe until one succeeds. */
   private journalFailing = false;
 
@@ -313,10 +313,12 @@ export class EmbeddedLedger implements LiveMoney {
    * must see it (/health/ready, not only an error line per commit).
    */
   checkWritable(): void {
-    // Only while entries wait: they are retried until a commit succeeds, which clears this. A batch of
-    // credits alone that failed was answered 503 and leaves nothing to retry, nor anything unwritten.
-    const waiting = this.queue.filter((p) => p.kind === 'entry').length;
-    if (this.failures > 0 && waiting > 0) throw new Error(`ledger commits are failing, ${waiting} entries waiting: ${this.commitError}`);
+    // Only while entries wait: they are retried until a commit carrying them succeeds, which clears this.
+    // A batch of credits alone that failed was answered 503 and leaves nothing unwritten.
+    if (this.unwritten !== undefined) {
+      const waiting = this.queue.filter((p) => p.kind === 'entry').length;
+      throw new Error(`ledger commits are failing, entries waiting (${waiting} queued now): ${this.unwritten}`);
+    }
     // Cleared by the next append that succeeds, or here by a probe write beside the journal: on an idle
     // gateway (a probe failing takes it out of rotation) no append would come to clear it.
     if (this.journalFailing && !this.journal?.writable())
@@ -400,13 +402,14 @@ export class EmbeddedLedger implements LiveMoney {
         return this.write(batch, balances);
       })
       .then(() => {
-        this.failures = 0;
-        this.commitError = undefined;
+        // An empty commit (a timer finding the queue taken) says nothing about the database.
+        if (batch.length > 0) this.failures = 0;
+        if (batch.some((p) => p.kind === 'entry')) this.unwritten = undefined;
         if (segment !== undefined) this.journal?.committed(Math.min(segment, this.oldestUnqueued() - 1));
       })
       .catch((err: unknown) => {
         this.failures = Math.min(this.failures + 1, 16);
-        this.commitError = String(err);
+        if (batch.some((p) => p.kind === 'entry')) this.unwritten = String(err);
         // The database refused the batch: keep its entries for the next window rather than lose them;
         // its credits fail (their caller retries, idempotent by reference): a 503 to retry, not a 500.
         this.logger.error({ err: String(err), entries: batch.length }, 'embedded ledger commit failed; retrying');
