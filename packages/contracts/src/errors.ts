@@ -137,6 +137,9 @@ export const errors = {
       type: 'invalid_request_error',
       message: 'The client closed the connection before the answer was ready.',
     }),
+  /** Something of the gateway's own (a service, the storage) cannot serve now: a 503 to retry. */
+  unavailable: (message: string, retryAfter?: number) =>
+    new GatewayError({ status: 503, code: 'service_unavailable', type: 'server_error', message, retryable: true, retryAfter }),
   internal: (errorId: string) =>
     new GatewayError({
       status: 500,

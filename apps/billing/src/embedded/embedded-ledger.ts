@@ -17,7 +17,7 @@
  * settled on the next turn. A kill -9 at any point after the append loses nothing: the next start
  * settles every journaled event the ledger lacks (`recover()`).
  */
-import { dropOldest, GatewayError, type UsageRecorded } from '@unigate/contracts';
+import { dropOldest, errors, GatewayError, type UsageRecorded } from '@unigate/contracts';
 import type { Logger } from '@unigate/platform';
 import { Histogram } from 'prom-client';
 import { metricsRegistry, SerialLane } from '@unigate/platform';
@@ -388,15 +388,17 @@ export class EmbeddedLedger implements LiveMoney {
    */
   private commit(): Promise<void> {
     let batch: Pending[] = [];
+    let carriesEntries = false;
     let segment: number | undefined;
     return this.lane
       .run(() => {
         batch = this.queue;
         this.queue = [];
         if (batch.length === 0) return Promise.resolve();
+        carriesEntries = batch.some((p) => p.kind === 'entry');
         // Segments up to this one hold only this batch's entries and earlier ones (those of failed
         // batches, which this batch carries again): once it commits they can go.
-        if (batch.some((p) => p.kind === 'entry')) segment = this.journal?.seal();
+        if (carriesEntries) segment = this.journal?.seal();
         const balances = new Map<string, number>();
         for (const p of batch) if (p.kind === 'entry') balances.set(p.row.account_id, this.money.peek(p.row.account_id)!.balance);
         return this.write(batch, balances);
@@ -404,12 +406,12 @@ export class EmbeddedLedger implements LiveMoney {
       .then(() => {
         // An empty commit (a timer finding the queue taken) says nothing about the database.
         if (batch.length > 0) this.failures = 0;
-        if (batch.some((p) => p.kind === 'entry')) this.unwritten = undefined;
+        if (carriesEntries) this.unwritten = undefined;
         if (segment !== undefined) this.journal?.committed(Math.min(segment, this.oldestUnqueued() - 1));
       })
       .catch((err: unknown) => {
         this.failures = Math.min(this.failures + 1, 16);
-        if (batch.some((p) => p.kind === 'entry')) this.unwritten = String(err);
+        if (carriesEntries) this.unwritten = String(err);
         // The database refused the batch: keep its entries for the next window rather than lose them;
         // its credits fail (their caller retries, idempotent by reference): a 503 to retry, not a 500.
         this.logger.error({ err: String(err), entries: batch.length }, 'embedded ledger commit failed; retrying');
@@ -503,14 +505,10 @@ export class EmbeddedLedger implements LiveMoney {
 
 /** A credit the ledger could not write now (its database refused the batch: a full disk, say), or after the stop. */
 function ledgerUnavailable(): GatewayError {
-  return new GatewayError({
-    status: 503,
-    code: 'service_unavailable',
-    type: 'server_error',
-    message: 'The ledger cannot be written right now; retry shortly (a credit repeated with its reference is applied once).',
-    retryable: true,
-    retryAfter: 1,
-  });
+  return errors.unavailable(
+    'The ledger cannot be written right now; retry shortly (a credit repeated with its reference is applied once).',
+    1,
+  );
 }
 
 /** A line of a journal written before it held usage events: a settled entry (it has its charge). */

@@ -3,7 +3,7 @@
  * client turns it back into the same GatewayError, so an error keeps its status/shape/code end to end.
  */
 import { status as GrpcStatus, type StatusObject } from '@grpc/grpc-js';
-import { GatewayError, type GatewayErrorInit } from '@unigate/contracts';
+import { errors, GatewayError, type GatewayErrorInit } from '@unigate/contracts';
 import { storageFailure } from '../storage/storage-failure';
 
 const PREFIX = 'gateway-error:';
@@ -51,11 +51,5 @@ export function fromGrpcError(err: unknown): Error {
 
 /** The 503 a caller gets when an internal service cannot be reached. */
 export function serviceUnavailable(): GatewayError {
-  return new GatewayError({
-    status: 503,
-    code: 'service_unavailable',
-    type: 'server_error',
-    message: 'An internal service is unavailable; retry shortly.',
-    retryable: true,
-  });
+  return errors.unavailable('An internal service is unavailable; retry shortly.');
 }

@@ -5,7 +5,7 @@
  * Retry-After instead of the 500 "this is a bug" an unknown failure gets; it is still logged as an
  * error, for the operator to fix the storage.
  */
-import { GatewayError } from '@unigate/contracts';
+import { errors, type GatewayError } from '@unigate/contracts';
 
 /**
  * SQLSTATEs (Postgres appendix A) of failures of the server rather than of the statement, that pass:
@@ -24,12 +24,5 @@ export function storageFailure(err: unknown): GatewayError | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
   const code = (err as { code?: unknown }).code ?? (err as { driverError?: { code?: unknown } }).driverError?.code;
   if (typeof code !== 'string' || !(RETRYABLE_SQLSTATE.test(code) || RETRYABLE_ERRNO.has(code))) return undefined;
-  return new GatewayError({
-    status: 503,
-    code: 'service_unavailable',
-    type: 'server_error',
-    message: 'Storage is unavailable right now; retry shortly.',
-    retryable: true,
-    retryAfter: 1,
-  });
+  return errors.unavailable('Storage is unavailable right now; retry shortly.', 1);
 }
