@@ -1,4 +1,6 @@
 import { diag, DiagLogLevel } from '@opentelemetry/api';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 /** What the spec needs of an instrumentation: to undo its patches. */
 interface Instrumentation {
@@ -28,7 +30,7 @@ async function inspectStarted<T>(use: (instrumentations: Instrumentation[]) => T
   try {
     process.env.OTEL_TRACES_EXPORTER = 'otlp';
     startTelemetry('spec');
-    return use(started.flat());
+    return await use(started.flat());
   } finally {
     for (const i of started.flat()) i.disable();
     started.length = 0;
@@ -96,5 +98,32 @@ describe('telemetry', () => {
       return redactQueryString(new URLSearchParams('expires=1796180415&signature=IgFbAm1bM2NOh4ch&X-Amz-Signature=abc'), redacted);
     });
     expect(query).toBe('expires=1796180415&signature=REDACTED&X-Amz-Signature=REDACTED');
+  });
+
+  it("keeps query values (a webhook's token, an upstream key) out of an outgoing call's span, names kept", async () => {
+    const server: Server = createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const spans = await inspectStarted(async (instrumentations) => {
+        const undici = instrumentations.find(
+          (i) => (i as { instrumentationName?: string }).instrumentationName === '@opentelemetry/instrumentation-undici',
+        ) as unknown as { setTracerProvider(provider: unknown): void };
+        const { tracing } = jest.requireActual<typeof import('@opentelemetry/sdk-node')>('@opentelemetry/sdk-node');
+        const exporter = new tracing.InMemorySpanExporter();
+        undici.setTracerProvider(new tracing.BasicTracerProvider({ spanProcessors: [new tracing.SimpleSpanProcessor(exporter)] }));
+        // Node's fetch is undici too: both publish the diagnostics channels the instrumentation reads.
+        await (await fetch(`${base}/hooks/video?token=hunter2&tenant=t-1&token=second`, { method: 'POST', body: '{}' })).text();
+        await (await fetch(`${base}/v1/chat/completions`, { method: 'POST', body: '{}' })).text();
+        return exporter.getFinishedSpans().map((span) => span.attributes);
+      });
+      expect(spans).toHaveLength(2);
+      expect(spans[0]['url.full']).toBe(`${base}/hooks/video?token=REDACTED&tenant=REDACTED&token=REDACTED`);
+      expect(spans[0]['url.query']).toBe('?token=REDACTED&tenant=REDACTED&token=REDACTED');
+      expect(JSON.stringify(spans)).not.toContain('hunter2');
+      expect(spans[1]['url.full']).toBe(`${base}/v1/chat/completions`);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -8,6 +8,7 @@
  * Without them nothing is patched and log lines carry no trace ids. Sampling follows the standard
  * OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG variables (default: parentbased_always_on).
  */
+import type { Attributes } from '@opentelemetry/api';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 
 let sdk: NodeSDK | undefined;
@@ -27,6 +28,23 @@ export const REDACTED_QUERY_PARAMS = [
   'X-Amz-Security-Token',
   'signature',
 ];
+
+/**
+ * An outgoing call's URL attributes with every query value REDACTED (the names stay): a webhook URL is
+ * the client's own and often carries its token in the query, and an upstream base URL may carry a key.
+ * Returned from undici's startSpanHook, whose attributes replace the ones the instrumentation set.
+ */
+export function outgoingUrlAttributes(request: { origin: string; path: string }): Attributes {
+  let url: URL;
+  try {
+    url = new URL(request.path, request.origin);
+  } catch {
+    return {}; // the instrumentation skips a request it cannot parse either
+  }
+  if (!url.search) return {};
+  url.search = new URLSearchParams([...url.searchParams.keys()].map((name): [string, string] => [name, 'REDACTED'])).toString();
+  return { 'url.full': url.toString(), 'url.query': url.search };
+}
 
 const ENABLED = [
   '@opentelemetry/instrumentation-http',
@@ -61,6 +79,7 @@ export function startTelemetry(serviceName: string): void {
       // Calls on a Session stream get spans of their own (grpc/session-tracing.ts), not the stream's.
       '@opentelemetry/instrumentation-grpc': { ignoreGrpcMethods: ['Session'] },
       '@opentelemetry/instrumentation-http': { redactedQueryParamsServer: REDACTED_QUERY_PARAMS },
+      '@opentelemetry/instrumentation-undici': { startSpanHook: outgoingUrlAttributes },
     }),
   );
   sdk = new Sdk({ instrumentations });
