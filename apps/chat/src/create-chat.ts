@@ -13,5 +13,5 @@ import { StoredResponses } from './domain/stored-responses';
  */
 export function createChatService(deps: { usage: UsageSink; logger: Logger; responses: ResponsesStore }): EndpointPort {
   const runner = new EndpointRunner({ endpoints: serviceEndpoints('chat'), usage: deps.usage, ...upstreamObservers(deps.logger) });
-  return new StoredResponses(new RemoteCompaction(runner), deps.responses);
+  return new StoredResponses(new RemoteCompaction(runner), deps.responses, deps.logger);
 }

@@ -438,6 +438,30 @@ describe('stored responses as a chain', () => {
     expect(await store.conversation('acct-owner', mine)).toHaveLength(2);
   });
 
+  it('tells of an answer it cannot keep because another account holds its id, trying the save once', async () => {
+    const [mine] = await conversation(1, 'acct-owner');
+    const saves: string[] = [];
+    const counting = Object.assign(Object.create(store) as TypeOrmResponsesStore, {
+      save: (r: Parameters<TypeOrmResponsesStore['save']>[0]) => (saves.push(r.id), store.save(r)),
+    });
+    const warnings: Array<{ fields: Record<string, unknown>; message: string }> = [];
+    const repeating: EndpointPort = {
+      call: async (c) => ({ ...((await runner.call(c)) as ResponsesResponse), id: mine }),
+      stream: (c) => runner.stream(c),
+    };
+    const thief = new StoredResponses(repeating, counting, { warn: (fields, message) => warnings.push({ fields, message }) });
+    const c = call({ model: 'gamma-2.5-flash', input: 'hello' }, 'acct-thief');
+    expect(((await thief.call(c)) as ResponsesResponse).id).toBe(mine);
+    expect(saves).toEqual([mine]);
+    expect(warnings).toEqual([
+      {
+        fields: { request_id: c.request_id, response_id: mine, model: 'gamma-2.5-flash' },
+        message: expect.stringContaining('another account') as string,
+      },
+    ]);
+    expect(await store.answer('acct-thief', mine)).toBeNull();
+  });
+
   it('expires in batches until nothing old is left, past old rows it keeps and rows created in the same instant', async () => {
     await ds.query(`DELETE FROM chat.responses WHERE created_at < now() - interval '1 day'`);
     // 2,500 old turns of one conversation that is still going (older than everything else, so the

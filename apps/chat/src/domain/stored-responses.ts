@@ -29,12 +29,18 @@ import {
 } from '@unigate/contracts';
 import type { ResponsesStore } from './responses-store';
 
+/** Where a turn that cannot be kept is told of. */
+export interface StoreWarnings {
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
 const KEPT_STATUSES = new Set(['completed', 'incomplete']);
 
 export class StoredResponses implements EndpointPort {
   constructor(
     private readonly inner: EndpointPort,
     private readonly store: ResponsesStore,
+    private readonly log?: StoreWarnings,
   ) {}
 
   // A held call's stored conversation is read while it is held (a read in the caller's own account);
@@ -93,7 +99,13 @@ export class StoredResponses implements EndpointPort {
     if (await this.store.save(turn)) return;
     // The conversation expired during the call (an idle one continued as the sweep ran): this turn
     // starts a new one holding what it was answered from, so the client can go on from its answer.
-    await this.store.save({ ...turn, previous_id: null, items: [...earlier, ...turn.items] });
+    if (turn.previous_id !== null && (await this.store.save({ ...turn, previous_id: null, items: [...earlier, ...turn.items] }))) return;
+    // A first turn is refused only when another account's response has its id (an upstream sent the
+    // id again): that row stays its owner's, and this answer goes unstored.
+    this.log?.warn(
+      { request_id: original.request_id, response_id: response.id, model: body.model },
+      'response not stored: the upstream answered with the id of a response stored for another account',
+    );
   }
 }
 
