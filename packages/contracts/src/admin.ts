@@ -66,7 +66,8 @@ export const creditAccountSchema = z.object({
   reference: text('reference').optional(),
 });
 /** A key's settings, one definition each: create and update (PATCH /admin/v1/keys/{id}) validate alike. */
-const keyName = text('name', 0);
+// An empty name is no name: over gRPC (proto3 has no null) it could only arrive as null, so both stores hold null.
+const keyName = text('name', 0).transform((name) => name || null);
 const keyModels = z
   .array(text('model'), { error: 'models must be an array of model ids' })
   // An empty list would read as "no model" but the principal treats it as "every model": say so.

@@ -227,6 +227,10 @@ export function limitsSuite(start: () => Promise<Stack>) {
     await fault({ latency_ms: 1000, count: 2 });
     expect((await Promise.all([chat(0, key, 'slow a'), chat(1, key, 'slow b')])).map((a) => a.status)).toEqual([200, 200]);
 
+    // An empty name is no name, on both deployments (proto3 carries no null between them).
+    expect(await admin.call('PATCH', `/keys/${keyId}`, { name: 'ci' })).toMatchObject({ status: 200, body: { name: 'ci' } });
+    expect(await admin.call('PATCH', `/keys/${keyId}`, { name: '' })).toMatchObject({ status: 200, body: { name: null } });
+
     expect((await admin.call('DELETE', `/keys/${keyId}`)).status).toBe(204);
     expect(await admin.call('PATCH', `/keys/${keyId}`, { rate_limit_rpm: 1 })).toMatchObject({ status: 404 });
   });
