@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TOPICS, type KeyStale } from '@unigate/contracts';
-import { InMemoryEventBus } from '@unigate/platform';
+import { createLogger, InMemoryEventBus } from '@unigate/platform';
 import { EMBEDDED_POOL_SIZE, startEmbeddedPostgres, type EmbeddedPostgres } from '@unigate/platform/database';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
@@ -282,6 +282,22 @@ test('replaying a journaled usage event whose entry had committed changes nothin
   expect(await ledgerCount(ds, acc.id)).toBe(1);
   // The replayed segment went after the replay, the new one at the clean stop.
   expect(readdirSync(journal)).toEqual([]);
+});
+
+test("a garbled line in the middle of a journal is a warning on the ledger's log, and the lines after it are still replayed", async () => {
+  const acc = await domain.billing.createAccount('embedded-garbled', 1_000_000);
+  const journal = join(dir, 'journal-garbled');
+  mkdirSync(journal);
+  const before = usageEvent(acc.id, { request_id: 'garbled-1', cost_micros: 1_000 });
+  const after = usageEvent(acc.id, { request_id: 'garbled-2', cost_micros: 2_000 });
+  writeFileSync(join(journal, '1.jsonl'), `${JSON.stringify(before)}\n#garbled#\n${JSON.stringify(after)}\n`);
+  const logged: Array<Record<string, unknown>> = [];
+  const log = createLogger('ledger-test', 'warn', { write: (line: string) => void logged.push(JSON.parse(line)) });
+  const replaying = new EmbeddedLedger(ds, log, { journalDir: journal });
+  expect(await replaying.recover()).toBe(2);
+  await replaying.drain();
+  expect(await balanceMicros(ds, acc.id)).toBe(997_000);
+  expect(logged).toEqual([expect.objectContaining({ level: 'warn', segment: join(journal, '1.jsonl'), line: 2, skipped: 1 })]);
 });
 
 test('a clean stop deletes the journal once everything in it committed, and keeps it while an event waits', async () => {

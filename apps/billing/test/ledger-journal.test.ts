@@ -5,9 +5,10 @@
  * start.
  */
 import fs from 'node:fs';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createLogger } from '@unigate/platform';
 import { LedgerJournal } from '../src/embedded/ledger-journal';
 
 let dir: string;
@@ -87,4 +88,33 @@ test('a short write (a full disk) loses only its own line: the next append start
   expect(next.leftovers().map((r) => (r as { request_id: string }).request_id)).toEqual(['req-3', 'req-4']);
   journal.close();
   next.close();
+});
+
+test('an unreadable line among readable ones is skipped with a warning naming the segment and line; a torn last line stays quiet', () => {
+  const logged: Array<Record<string, unknown>> = [];
+  const logger = createLogger('journal-test', 'debug', { write: (line: string) => void logged.push(JSON.parse(line)) });
+  const line = (i: number) => JSON.stringify(row(i));
+  // Damage: two garbled lines with readable ones after them, then a last line torn by a crash.
+  writeFileSync(
+    join(dir, '1.jsonl'),
+    [line(1), '{"request_id":"req-2","account_id":"acc-hidden', line(3), '\0\0\0\0', line(4), '{"request_id":"req-5'].join('\n'),
+  );
+  // A crash alone: only the last line torn.
+  writeFileSync(join(dir, '2.jsonl'), `${line(6)}\n{"request_id":"req-7`);
+  const journal = new LedgerJournal(dir, 1_000, logger);
+  expect(journal.leftovers().map((r) => (r as { request_id: string }).request_id)).toEqual(['req-1', 'req-3', 'req-4', 'req-6']);
+  journal.close();
+  const warnings = logged.filter((l) => l.level === 'warn');
+  expect(warnings).toEqual([expect.objectContaining({ segment: join(dir, '1.jsonl'), line: 2, skipped: 2 })]);
+  // A short prefix at most: the line's ids stay out of the log.
+  expect((warnings[0].prefix as string).length).toBeLessThanOrEqual(16);
+  expect(JSON.stringify(logged)).not.toMatch(/acc-hidden|req-2|req-5|req-7/);
+});
+
+test('a directory named like a segment stops the start with a message naming it, not a bare EISDIR later', () => {
+  new LedgerJournal(dir, 1_000).close();
+  mkdirSync(join(dir, '2.jsonl'));
+  expect(() => new LedgerJournal(dir, 1_000)).toThrow(
+    `ledger journal ${dir}: ${join(dir, '2.jsonl')} is a directory, where a journal segment (a file of JSON lines) was expected`,
+  );
 });

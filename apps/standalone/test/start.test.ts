@@ -6,10 +6,11 @@
  * serves a normal start. Run on the built entry, as `npm start` runs it.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startEmbeddedPostgres } from '@unigate/platform/database';
 import { appScript, freePort, startNodeProcess } from '@unigate/testing';
 
 let dataDir: string;
@@ -22,14 +23,7 @@ test('a start that fails once the database runs exits 1 saying why, and its data
   const [port, simPort] = [await freePort(), await freePort()];
   const env = { ...process.env, PORT: String(port), UNIGATE_SIM_PORT: String(simPort), UNIGATE_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
 
-  const failed = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [appScript('standalone')],
-      { env: { ...env, UNIGATE_CONFIG: join(dataDir, 'missing.yaml') }, timeout: 30_000 },
-      (_err, _out, stderr) => resolve({ code: child.exitCode, stderr }),
-    );
-  });
+  const failed = await failedStart({ ...env, UNIGATE_CONFIG: join(dataDir, 'missing.yaml') });
   expect(failed.code).toBe(1);
   expect(failed.stderr).toMatch(/^Invalid UNIGATE_CONFIG \(.*missing\.yaml\):\n {2}- cannot read the file: ENOENT/);
   expect(failed.stderr).not.toMatch(/unhandled|Unhandled/);
@@ -59,6 +53,35 @@ test('a start that fails once the database runs exits 1 saying why, and its data
     await gateway.stop();
   }
 });
+
+test('a data directory whose embedded database cannot be opened stops the start naming the directory, not with a WASM abort', async () => {
+  const broken = join(dataDir, 'broken');
+  await (await startEmbeddedPostgres(broken)).close();
+  // Cut short, as a full disk or a bad copy leaves it.
+  writeFileSync(join(broken, 'global', 'pg_control'), '');
+  const failed = await failedStart({
+    ...process.env,
+    PORT: String(await freePort()),
+    UNIGATE_SIM_PORT: String(await freePort()),
+    UNIGATE_DATA_DIR: broken,
+    LOG_LEVEL: 'warn',
+  });
+  expect(failed.code).toBe(1);
+  expect(failed.stderr).toContain(
+    `data directory ${broken}: the embedded database there is damaged and could not be opened (Postgres: PANIC: could not read file "global/pg_control"`,
+  );
+  expect(failed.stderr).toMatch(/Restore the directory from a backup/);
+  expect(failed.stderr).not.toMatch(/Aborted|wasm/);
+});
+
+/** Runs the built entry until it exits: its code and stderr. */
+function failedStart(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [appScript('standalone')], { env, timeout: 30_000 }, (_err, _out, stderr) =>
+      resolve({ code: child.exitCode, stderr }),
+    );
+  });
+}
 
 /** The process's output once `npm start`'s banner is in it. */
 async function waitForBanner(logs: () => string): Promise<string> {

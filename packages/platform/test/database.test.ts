@@ -4,7 +4,7 @@
  * row-locking transactions on the embedded store (INFRA.md: it runs one transaction at a time).
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -193,6 +193,56 @@ describe('on the embedded store', () => {
     await expect(startEmbeddedPostgres(d, { template })).rejects.toThrow(/without its PG_VERSION file/);
     // Nothing was copied over it: with the file back, the data is there.
     writeFileSync(join(d, 'PG_VERSION'), version);
+    const back = await startEmbeddedPostgres(d, { template });
+    const again = new Client({ connectionString: back.url });
+    try {
+      await again.connect();
+      expect((await again.query<{ v: number }>('SELECT v FROM kept')).rows).toEqual([{ v: 42 }]);
+    } finally {
+      await again.end();
+      await back.close();
+    }
+  });
+
+  test('a cluster Postgres cannot open (pg_control cut short, the WAL gone) is refused naming the directory, and left as it was', async () => {
+    const d = join(dir, 'unreadable');
+    const template = await prepareEmbeddedTemplate();
+    const pg = await startEmbeddedPostgres(d, { template });
+    const client = new Client({ connectionString: pg.url });
+    await client.connect();
+    await client.query(`CREATE TABLE kept (v int); INSERT INTO kept VALUES (42)`);
+    await client.end();
+    await pg.close();
+    const refusal = () =>
+      startEmbeddedPostgres(d, { template }).then(
+        async (started) => {
+          await started.close();
+          return 'started';
+        },
+        (err: Error) => err.message,
+      );
+    const damaged = `data directory ${d}: the embedded database there is damaged and could not be opened (Postgres: PANIC: `;
+
+    const control = join(d, 'global', 'pg_control');
+    const controlBytes = readFileSync(control);
+    writeFileSync(control, '');
+    const noControl = await refusal();
+    expect(noControl).toContain(`${damaged}could not read file "global/pg_control"`);
+    expect(noControl).toMatch(/Restore the directory from a backup/);
+    expect(noControl).not.toMatch(/Aborted|wasm/);
+    expect(existsSync(join(d, DATA_DIR_LOCK))).toBe(false);
+    writeFileSync(control, controlBytes);
+
+    const wal = join(d, 'pg_wal');
+    const aside = join(dir, 'unreadable-wal');
+    mkdirSync(aside);
+    const segments = readdirSync(wal).filter((f) => /^[0-9A-F]{24}$/.test(f));
+    expect(segments.length).toBeGreaterThan(0);
+    for (const f of segments) renameSync(join(wal, f), join(aside, f));
+    expect(await refusal()).toContain(`${damaged}could not locate a valid checkpoint record`);
+    for (const f of segments) renameSync(join(aside, f), join(wal, f));
+
+    // Nothing was repaired or replaced: with the files back, the data is there.
     const back = await startEmbeddedPostgres(d, { template });
     const again = new Client({ connectionString: back.url });
     try {

@@ -134,7 +134,7 @@ export class EmbeddedLedger implements LiveMoney {
     opts: EmbeddedLedgerOptions = {},
   ) {
     this.windowMs = opts.windowMs ?? COMMIT_WINDOW_MS;
-    this.journal = opts.journalDir ? new LedgerJournal(opts.journalDir, opts.journalSegmentBytes) : undefined;
+    this.journal = opts.journalDir ? new LedgerJournal(opts.journalDir, opts.journalSegmentBytes, logger) : undefined;
     this.money = new MemoryMoney((accountId) => this.load(accountId));
     this.maintenance = setInterval(() => void this.maintain(), opts.maintenanceMs ?? MAINTENANCE_INTERVAL_MS);
     this.maintenance.unref();

@@ -14,8 +14,9 @@
  * harmless, because recovery is idempotent by request id. A failed batch keeps its segments until a
  * later batch, which carries its entries again, commits.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Logger } from '@unigate/platform';
 
 const SEGMENT = /^(\d+)\.jsonl$/;
 /** A segment is sealed at the first group commit after it reached this size. */
@@ -34,9 +35,11 @@ export class LedgerJournal {
   constructor(
     private readonly dir: string,
     private readonly segmentBytes = SEGMENT_BYTES,
+    private readonly logger?: Logger,
   ) {
     mkdirSync(dir, { recursive: true });
     const existing = this.segments();
+    for (const seq of existing) this.refuseNonFile(this.path(seq));
     this.oldest = existing[0] ?? 1;
     this.seq = Math.max(0, ...existing) + 1;
     this.fd = this.openSegment(this.seq);
@@ -46,14 +49,32 @@ export class LedgerJournal {
   leftovers(): unknown[] {
     const rows: unknown[] = [];
     for (const seq of this.segments().filter((s) => s < this.seq)) {
-      for (const line of readFileSync(this.path(seq), 'utf8').split('\n')) {
-        if (!line) continue;
+      const path = this.path(seq);
+      const lines = readFileSync(path, 'utf8').split('\n');
+      let skipped = 0;
+      let first = 0;
+      lines.forEach((line, i) => {
+        if (!line) return;
         try {
           rows.push(JSON.parse(line));
         } catch {
-          // A torn last line: the process died mid-append, before anyone saw that charge's answer end.
+          // A torn last line (no newline after it): the process died mid-append, before anyone saw that
+          // charge's answer end. Expected after a crash, so quiet.
+          if (i === lines.length - 1) {
+            this.logger?.debug({ segment: path, line: i + 1 }, 'ledger journal: torn last line skipped');
+            return;
+          }
+          skipped += 1;
+          first ||= i + 1;
         }
-      }
+      });
+      // Anything else unreadable is damage (or a short write on a full disk): replay goes on without it,
+      // and an operator is told. A prefix only: the line holds account and request ids.
+      if (skipped > 0)
+        this.logger?.warn(
+          { segment: path, line: first, skipped, prefix: lines[first - 1].slice(0, 16) },
+          'ledger journal: unreadable lines skipped in a segment; a charge on them that had not committed is not recovered',
+        );
     }
     return rows;
   }
@@ -141,6 +162,20 @@ export class LedgerJournal {
       .filter((s): s is string => s !== undefined)
       .map(Number)
       .sort((a, b) => a - b);
+  }
+
+  /**
+   * Something named like a segment that is not a file (a directory, a broken link) is not the journal's
+   * to read or delete: the start stops naming it rather than fail on it later with a bare EISDIR.
+   */
+  private refuseNonFile(path: string): void {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat?.isFile()) return;
+    const what = stat === undefined ? 'a broken link' : stat.isDirectory() ? 'a directory' : 'not a regular file';
+    throw new Error(
+      `ledger journal ${this.dir}: ${path} is ${what}, where a journal segment (a file of JSON lines) was expected; ` +
+        `move it out of ${this.dir} and start again`,
+    );
   }
 
   private path(seq: number): string {

@@ -222,13 +222,31 @@ function copyCluster(template, dir, markerName, copyingName) {
   rmSync(join(dir, copyingName), { force: true });
 }
 
+// Postgres' own words on an open that failed (a PANIC reading pg_control, no valid checkpoint in
+// pg_wal): PGlite reports only "Aborted()" and a WASM stack. Its HINT is left out: "initdb" would
+// wipe the ledger.
+function postgresSaid(said) {
+  return (line) => {
+    const m = /\b(PANIC|FATAL|DETAIL):\s+(.*)$/.exec(line);
+    if (m && said.length < 6) said.push(m[1] + ': ' + m[2].replace(/\.$/, '').slice(0, 300));
+    return false;
+  };
+}
+
 (async () => {
   let db;
   let server;
   let wire;
+  const said = [];
   try {
     if (workerData.copyFrom) copyCluster(workerData.copyFrom, workerData.dataDir, workerData.marker, workerData.copying);
-    db = await PGlite.create(workerData.dataDir, { postgresqlconf: workerData.postgresqlconf });
+    try {
+      db = await PGlite.create(workerData.dataDir, { postgresqlconf: workerData.postgresqlconf, onStderr: postgresSaid(said) });
+    } catch (err) {
+      if (said.length === 0) throw err;
+      parentPort.postMessage({ type: 'error', message: String((err && err.stack) || err), postgres: said });
+      return;
+    }
     if (workerData.initOnly) {
       // initdb's memory stays with the thread that ran it: this one closes and exits, taking it along.
       await db.close();

@@ -48,7 +48,16 @@ export interface EmbeddedPostgresOptions {
 
 const PGLITE_ENTRY = require.resolve('@electric-sql/pglite');
 
-type WorkerMessage = { type: 'ready'; conn: string } | { type: 'initialized' } | { type: 'error'; message: string } | { type: 'closed' };
+/** An error's `postgres`: what Postgres logged when it could not open the cluster (PANIC, FATAL, DETAIL lines). */
+type WorkerMessage =
+  { type: 'ready'; conn: string } | { type: 'initialized' } | { type: 'error'; message: string; postgres?: string[] } | { type: 'closed' };
+
+/** Postgres refused to open the cluster, and said why. */
+class ClusterOpenError extends Error {
+  constructor(readonly postgres: string[]) {
+    super(`embedded Postgres failed to start: ${postgres.join('; ')}`);
+  }
+}
 
 /** `initOnly`: run initdb in `dir` and exit. `copyFrom`: a template the worker copies into `dir` first. */
 type WorkerJob = { initOnly: true } | { initOnly: false; copyFrom?: string };
@@ -74,7 +83,8 @@ function startWorker(dir: string, opts: EmbeddedPostgresOptions, job: WorkerJob)
     worker.once('message', (msg: WorkerMessage) => {
       worker.off('exit', onExit);
       worker.off('error', fail);
-      if (msg.type === 'error') fail(new Error(`embedded Postgres failed to start: ${msg.message}`));
+      if (msg.type === 'error')
+        fail(msg.postgres ? new ClusterOpenError(msg.postgres) : new Error(`embedded Postgres failed to start: ${msg.message}`));
       else ok(msg);
     });
   });
@@ -151,7 +161,9 @@ export async function launchEmbeddedPostgres(
         (msg) => running(worker, msg, unlock),
         (err: unknown) => {
           unlock();
-          throw err;
+          // A cluster that was there and Postgres cannot open. One this start made is not the
+          // directory's damage (a bad template, say): that keeps Postgres' words alone.
+          throw !fresh && err instanceof ClusterOpenError ? damagedCluster(dir, err.postgres) : err;
         },
       ),
     };
@@ -263,6 +275,19 @@ function refuseDamagedCluster(dir: string): void {
     `data directory ${dir} holds a Postgres cluster without its ${CLUSTER_MARKER} file: it is damaged, and a start would ` +
       `replace it (and the ledger in it) with an empty one. Restore ${CLUSTER_MARKER} or the directory from a backup; ` +
       `to start afresh, move the directory away`,
+  );
+}
+
+/**
+ * A cluster Postgres could not open (a truncated pg_control, a WAL segment gone or garbled): nothing
+ * is repaired or replaced, since a repair (pg_resetwal) or a new cluster would lose ledger entries
+ * without saying which.
+ */
+function damagedCluster(dir: string, postgres: string[]): Error {
+  return new Error(
+    `data directory ${dir}: the embedded database there is damaged and could not be opened ` +
+      `(Postgres: ${postgres.join('; ')}). Nothing in it was changed. Restore the directory from a backup ` +
+      `(docs/operations.md); or move it aside, keeping it, and start again with an empty one (no accounts, keys or balances)`,
   );
 }
 
