@@ -81,6 +81,7 @@ describe('POST /v1/messages (non-stream)', () => {
       input_tokens: chat.usage.prompt_tokens,
       cache_creation_input_tokens: 0,
       cache_read_input_tokens: 0,
+      cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
       output_tokens: countTextTokens(text),
     });
   });
@@ -159,6 +160,34 @@ describe('POST /v1/messages (non-stream)', () => {
       messages: [{ role: 'user', content: 'x' }],
     });
     expect(small.usage).toMatchObject({ cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
+  });
+
+  it('reports the writes by ttl in cache_creation: one-hour breakpoints first, then five-minute ones', async () => {
+    const system: Anthropic.TextBlockParam[] = [
+      { type: 'text', text: 'charter '.repeat(1100), cache_control: { type: 'ephemeral', ttl: '1h' } },
+    ];
+    const turn: Anthropic.MessageParam = {
+      role: 'user',
+      content: [{ type: 'text', text: 'context '.repeat(1100), cache_control: { type: 'ephemeral' } }],
+    };
+    const body = { model: 'ttl-test', max_tokens: 50, system, messages: [turn] };
+    const first = await client.messages.create(body);
+    expect(first.usage).toMatchObject({
+      cache_creation_input_tokens: 2 * 1103,
+      cache_read_input_tokens: 0,
+      cache_creation: { ephemeral_5m_input_tokens: 1103, ephemeral_1h_input_tokens: 1103 },
+    });
+    // Streamed, message_start carries the split.
+    const events: Anthropic.RawMessageStreamEvent[] = [];
+    for await (const ev of await client.messages.create({ ...body, model: 'ttl-test-2', stream: true })) events.push(ev);
+    const start = events.find((e): e is Anthropic.RawMessageStartEvent => e.type === 'message_start')!;
+    expect(start.message.usage.cache_creation).toEqual({ ephemeral_5m_input_tokens: 1103, ephemeral_1h_input_tokens: 1103 });
+    const second = await client.messages.create(body);
+    expect(second.usage).toMatchObject({
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 2 * 1103,
+      cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+    });
   });
 
   it('counts tokens like the usage it reports', async () => {

@@ -286,6 +286,8 @@ export const anthropicUsageSchema = z.looseObject({
   input_tokens: count,
   output_tokens: count,
   cache_creation_input_tokens: count.nullish(),
+  /** cache_creation_input_tokens by the ttl of the breakpoint that wrote them (one-hour writes cost more). */
+  cache_creation: z.looseObject({ ephemeral_5m_input_tokens: count.nullish(), ephemeral_1h_input_tokens: count.nullish() }).nullish(),
   cache_read_input_tokens: count.nullish(),
   output_tokens_details: z.looseObject({ thinking_tokens: count.nullish() }).nullish(),
 });

@@ -10,6 +10,8 @@ export const priceSchema = z.object({
   cached_input_per_mtok: z.number().int().nonnegative().optional(),
   /** Input tokens written to the upstream's prompt cache (Anthropic's cache_creation_input_tokens); defaults to input_per_mtok. */
   cache_write_input_per_mtok: z.number().int().nonnegative().optional(),
+  /** Input tokens written to a one-hour prompt cache (Anthropic's `ttl: "1h"`); defaults to cache_write_input_per_mtok. */
+  cache_write_1h_input_per_mtok: z.number().int().nonnegative().optional(),
   output_per_mtok: z.number().int().nonnegative().default(0),
   per_image: z.number().int().nonnegative().optional(),
   per_video_second: z.number().int().nonnegative().optional(),

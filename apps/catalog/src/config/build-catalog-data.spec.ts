@@ -150,13 +150,22 @@ models:
     prices: { input_per_mtok: 4000000, cached_input_per_mtok: 400000 }
 prices:
   sigma-opus-4-7: { output_per_mtok: 20000000, cached_input_per_mtok: 100000 }
+  sigma-sonnet-4-6: { input_per_mtok: 2000000, cache_write_1h_input_per_mtok: 5000000 }
   beta2.6-t2v: { per_video_second_by_resolution: { 720p: 80000, 1080p: 120000 } }
 `);
     expect(data.models.get('sigma-opus-4-7')!.prices).toEqual({
       input_per_mtok: 4_000_000,
       cached_input_per_mtok: 100_000,
       cache_write_input_per_mtok: 5_000_000, // not overridden: it follows input at the built-in 1.25×
+      cache_write_1h_input_per_mtok: 8_000_000, // and the one-hour write at its built-in 2×
       output_per_mtok: 20_000_000,
+    });
+    expect(data.models.get('sigma-sonnet-4-6')!.prices).toEqual({
+      input_per_mtok: 2_000_000,
+      cached_input_per_mtok: 300_000,
+      cache_write_input_per_mtok: 2_500_000, // follows input at 1.25×
+      cache_write_1h_input_per_mtok: 5_000_000, // overridden: as set
+      output_per_mtok: 15_000_000,
     });
     expect(data.models.get('beta2.6-t2v')!.prices.per_video_second_by_resolution).toEqual({ '720p': 80_000, '1080p': 120_000 });
     expect(data.models.get('beta2.6-t2v')!.prices.per_video_second).toBe(100_000); // untouched fields stay

@@ -113,12 +113,14 @@ function mergeModel(id: string, base: ModelInfo | undefined, entry: ModelConfig,
 function mergePrices(base: Prices, override: PriceOverride): Prices {
   const defined = Object.fromEntries(Object.entries(override).filter(([, v]) => v !== undefined));
   const merged = priceSchema.parse({ ...base, ...defined });
-  // A cache write is priced as a multiple of input (1.25× at Anthropic): an input price overridden
-  // alone takes the built-in write price along at the same ratio, never leaving writes below input.
-  const ratio =
-    base.cache_write_input_per_mtok !== undefined && base.input_per_mtok > 0 ? base.cache_write_input_per_mtok / base.input_per_mtok : 0;
-  if (override.input_per_mtok !== undefined && override.cache_write_input_per_mtok === undefined && ratio > 0)
-    merged.cache_write_input_per_mtok = Math.round(override.input_per_mtok * ratio);
+  // A cache write is priced as a multiple of input (1.25× for five minutes, 2× for an hour at
+  // Anthropic): an input price overridden alone takes each built-in write price along at its ratio,
+  // never leaving writes below input.
+  for (const key of ['cache_write_input_per_mtok', 'cache_write_1h_input_per_mtok'] as const) {
+    const builtIn = base[key];
+    if (override.input_per_mtok !== undefined && override[key] === undefined && builtIn !== undefined && base.input_per_mtok > 0)
+      merged[key] = Math.round(override.input_per_mtok * (builtIn / base.input_per_mtok));
+  }
   return merged;
 }
 

@@ -19,6 +19,7 @@ export const priceOverrideSchema = z
     input_per_mtok: money.optional(),
     cached_input_per_mtok: money.optional(),
     cache_write_input_per_mtok: money.optional(),
+    cache_write_1h_input_per_mtok: money.optional(),
     output_per_mtok: money.optional(),
     image_input_per_mtok: money.optional(),
     per_image: money.optional(),

@@ -180,6 +180,51 @@ export function chatSigmaSuite(start: () => Promise<Stack>) {
     expect(reading.cost_micros).toBe(Math.ceil((uncached * 3_000_000 + 1103 * 300_000 + reading.output_tokens * 15_000_000) / 1_000_000));
   });
 
+  it('bills one-hour cache writes (cache_control ttl "1h") at the one-hour price, answered or streamed', async () => {
+    const { accountId, key } = await admin.fundedKey(5);
+    const keyed = new OpenAI({ baseURL: stack.baseURL, apiKey: key, maxRetries: 0 });
+    // The system message cached for an hour, the user message after it for five minutes (not in the SDK's types).
+    const marked = (role: 'system' | 'user', content: string, ttl?: '1h') =>
+      ({
+        role,
+        content,
+        cache_control: { type: 'ephemeral', ...(ttl && { ttl }) },
+      }) as unknown as OpenAI.Chat.Completions.ChatCompletionMessageParam;
+    const answered = await keyed.chat.completions.create({
+      model: MODEL,
+      messages: [marked('system', 'standing orders '.repeat(550), '1h'), marked('user', 'briefing notes '.repeat(550))],
+      max_tokens: 50,
+    });
+    // Each message writes its 1,100 words and 3 tokens of overhead; clients see the writes' total.
+    expect(answered.usage!.prompt_tokens_details).toEqual({ cached_tokens: 0, cache_write_tokens: 2 * 1103 });
+    const stream = await keyed.chat.completions.create({
+      model: MODEL,
+      messages: [marked('system', 'watch bill '.repeat(550), '1h'), { role: 'user', content: 'who has the watch?' }],
+      max_tokens: 50,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let streamed: OpenAI.Completions.CompletionUsage | undefined;
+    for await (const chunk of stream) streamed = chunk.usage ?? streamed;
+    expect(streamed!.prompt_tokens_details).toEqual({ cached_tokens: 0, cache_write_tokens: 1103 });
+
+    const entries = (await eventually(
+      () => admin.usage(accountId),
+      (e) => e.length === 2,
+    )) as unknown as LedgerEntry[];
+    // sigma-sonnet-4-6: $3 per million input, $3.75 per million written for five minutes, $6 for an hour, $15 output
+    const both = entries.find((e) => e.input_tokens === answered.usage!.prompt_tokens)!;
+    expect(both.units).toMatchObject({ cache_write_input_tokens: 2206, cache_write_1h_input_tokens: 1103 });
+    expect(both.cost_micros).toBe(
+      Math.ceil(((both.input_tokens - 2206) * 3_000_000 + 1103 * 3_750_000 + 1103 * 6_000_000 + both.output_tokens * 15_000_000) / 1e6),
+    );
+    const hourOnly = entries.find((e) => e.input_tokens === streamed!.prompt_tokens)!;
+    expect(hourOnly.units).toMatchObject({ cache_write_input_tokens: 1103, cache_write_1h_input_tokens: 1103 });
+    expect(hourOnly.cost_micros).toBe(
+      Math.ceil(((hourOnly.input_tokens - 1103) * 3_000_000 + 1103 * 6_000_000 + hourOnly.output_tokens * 15_000_000) / 1e6),
+    );
+  });
+
   it('gives the client a stream error when the upstream stream is cut, and bills only what was produced', async () => {
     const { accountId, key } = await admin.fundedKey(5);
     const keyed = new OpenAI({ baseURL: stack.baseURL, apiKey: key, maxRetries: 0 });

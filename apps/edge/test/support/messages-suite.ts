@@ -325,4 +325,46 @@ export function messagesSuite(start: () => Promise<Stack>, models: string[]) {
       );
     }
   });
+
+  it('passes Anthropic’s split of the cache writes by ttl through, and bills one-hour writes at the one-hour price', async () => {
+    const admin = new Admin(stack);
+    const { accountId, key } = await admin.fundedKey(2);
+    const keyed = new Anthropic({ baseURL: stack.origin, apiKey: key, maxRetries: 0 });
+    // The system prompt cached for an hour, the user turn after it for five minutes: 1,103 tokens each.
+    const body = (word: string): Anthropic.MessageCreateParamsNonStreaming => ({
+      model: 'sigma-sonnet-4-6',
+      max_tokens: 50,
+      system: [{ type: 'text', text: `${word} `.repeat(1100), cache_control: { type: 'ephemeral', ttl: '1h' } }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'orders '.repeat(1100), cache_control: { type: 'ephemeral' } }] }],
+    });
+    const split = { ephemeral_5m_input_tokens: 1103, ephemeral_1h_input_tokens: 1103 };
+    const { data, response } = await keyed.messages.create(body('charter')).withResponse();
+    expect(data.usage).toMatchObject({ cache_creation_input_tokens: 2206, cache_read_input_tokens: 0, cache_creation: split });
+    const stream = await keyed.messages.create({ ...body('statute'), stream: true }).withResponse();
+    let started: Anthropic.Usage | undefined;
+    let output = 0;
+    for await (const ev of stream.data) {
+      if (ev.type === 'message_start') started = ev.message.usage;
+      if (ev.type === 'message_delta') output = ev.usage.output_tokens;
+    }
+    expect(started).toMatchObject({ cache_creation_input_tokens: 2206, cache_creation: split });
+
+    const entries = await eventually(
+      () => admin.usage(accountId),
+      (e) => e.length === 2,
+    );
+    // sigma-sonnet-4-6: $3 per million input, $3.75 per million written for five minutes, $6 for an hour, $15 output
+    const calls = [
+      { usage: data.usage, requestId: response.headers.get('request-id') },
+      { usage: { ...started!, output_tokens: output }, requestId: stream.response.headers.get('request-id') },
+    ];
+    for (const { usage, requestId } of calls) {
+      const entry = entries.find((e) => e.request_id === requestId)!;
+      expect(entry.input_tokens).toBe(usage.input_tokens + 2206);
+      expect(entry.units).toMatchObject({ cache_write_input_tokens: 2206, cache_write_1h_input_tokens: 1103 });
+      expect(entry.cost_micros).toBe(
+        Math.ceil((usage.input_tokens * 3_000_000 + 1103 * 3_750_000 + 1103 * 6_000_000 + usage.output_tokens * 15_000_000) / 1e6),
+      );
+    }
+  });
 }

@@ -2,14 +2,14 @@
  * What the simulated Anthropic model answers: the shared generator's answer (same prompt → same text
  * as the OpenAI endpoint), with Anthropic's stop reasons — including which stop sequence matched —
  * tool-use ids, a thinking signature, and usage split into uncached input, cache reads and cache
- * writes (see anthropic-prompt-cache.ts). Decided before any byte is written, so the streamed and the
+ * writes, these also by ttl (see anthropic-prompt-cache.ts). Decided before any byte is written, so the streamed and the
  * whole answer are the same.
  */
 import { countPromptTokens, type AnthropicMessagesRequest, type AnthropicStopReason, type AnthropicUsage } from '@unigate/contracts';
 import { createHash } from 'node:crypto';
 import { answerChat, type ChatAnswer } from '../openai/openai-chat-answer';
 import { generatorRequest } from './anthropic-prompt';
-import type { PromptCache } from './anthropic-prompt-cache';
+import type { CacheUse, PromptCache } from './anthropic-prompt-cache';
 
 export interface AnthropicAnswer {
   thinking: string[] | null;
@@ -22,6 +22,7 @@ export interface AnthropicAnswer {
   usage: Required<Pick<AnthropicUsage, 'input_tokens' | 'output_tokens'>> & {
     cache_creation_input_tokens: number;
     cache_read_input_tokens: number;
+    cache_creation: CacheUse['cache_creation'];
   };
   /** Seeds how a stream groups pieces into deltas. */
   seed: number;
@@ -49,6 +50,7 @@ export function answerMessages(req: AnthropicMessagesRequest, cache: PromptCache
       input_tokens: total - cached.cache_read_input_tokens - cached.cache_creation_input_tokens,
       cache_creation_input_tokens: cached.cache_creation_input_tokens,
       cache_read_input_tokens: cached.cache_read_input_tokens,
+      cache_creation: cached.cache_creation,
       output_tokens: answer.usage.completion_tokens,
     },
     seed: answer.seed,

@@ -2,26 +2,40 @@ import { PromptCache } from './anthropic-prompt-cache';
 
 const long = (word: string, n = 1100) => `${word} `.repeat(n);
 const cc = { type: 'ephemeral' as const };
+const hour = { type: 'ephemeral' as const, ttl: '1h' as const };
+/** A use's counts: reads, and writes for five minutes and for an hour. */
+const counts = (read: number, written5m: number, written1h = 0) => ({
+  cache_read_input_tokens: read,
+  cache_creation_input_tokens: written5m + written1h,
+  cache_creation: { ephemeral_5m_input_tokens: written5m, ephemeral_1h_input_tokens: written1h },
+});
 
 describe('PromptCache', () => {
   it('writes on first use, reads the longest cached prefix later, and writes only the rest', () => {
     const cache = new PromptCache(() => 0);
     const system = [{ type: 'text' as const, text: long('rules'), cache_control: cc }];
     const turn1 = { role: 'user' as const, content: [{ type: 'text' as const, text: long('context'), cache_control: cc }] };
-    expect(cache.use({ model: 'm', system, messages: [{ role: 'user', content: 'q' }] })).toEqual({
-      cache_read_input_tokens: 0,
-      cache_creation_input_tokens: 1103,
-    });
+    expect(cache.use({ model: 'm', system, messages: [{ role: 'user', content: 'q' }] })).toEqual(counts(0, 1103));
     // system is cached now; the marked user turn adds 1,103 more tokens on top of it
-    expect(cache.use({ model: 'm', system, messages: [turn1] })).toEqual({
-      cache_read_input_tokens: 1103,
-      cache_creation_input_tokens: 1103,
+    expect(cache.use({ model: 'm', system, messages: [turn1] })).toEqual(counts(1103, 1103));
+    expect(cache.use({ model: 'm', system, messages: [turn1] })).toEqual(counts(2206, 0));
+    expect(cache.use({ model: 'other', system, messages: [turn1] })).toEqual(counts(0, 2206));
+  });
+
+  it('splits the writes by ttl as the API does: up to the last one-hour breakpoint past the read for an hour, the rest for 5 minutes', () => {
+    const cache = new PromptCache(() => 0);
+    const system = [{ type: 'text' as const, text: long('rules'), cache_control: hour }];
+    const turn = (word: string, cache_control: typeof cc | typeof hour) => ({
+      role: 'user' as const,
+      content: [{ type: 'text' as const, text: long(word), cache_control }],
     });
-    expect(cache.use({ model: 'm', system, messages: [turn1] })).toEqual({ cache_read_input_tokens: 2206, cache_creation_input_tokens: 0 });
-    expect(cache.use({ model: 'other', system, messages: [turn1] })).toEqual({
-      cache_read_input_tokens: 0,
-      cache_creation_input_tokens: 2206,
-    });
+    // the system prompt (1,103 tokens) for an hour, the marked user turn (1,103 more) for 5 minutes
+    expect(cache.use({ model: 'm', system, messages: [turn('context', cc)] })).toEqual(counts(0, 1103, 1103));
+    // the system prompt is read back; a new turn adds 1,103 tokens for 5 minutes
+    expect(cache.use({ model: 'm', system, messages: [turn('other', cc)] })).toEqual(counts(1103, 1103));
+    // every breakpoint for an hour: all the writes are one-hour writes
+    expect(cache.use({ model: 'm', system, messages: [turn('more', hour)] })).toEqual(counts(1103, 0, 1103));
+    expect(cache.use({ model: 'fresh', system, messages: [turn('more', hour)] })).toEqual(counts(0, 0, 2206));
   });
 
   it('expires entries after their ttl (5 minutes by default, 1 hour when asked)', () => {
@@ -52,7 +66,7 @@ describe('PromptCache', () => {
     now = 5 * 60_000 - 500; // a sweep runs here, while 'rules' is still fresh
     expect(cache.use(req('other')).cache_read_input_tokens).toBe(0);
     now = 5 * 60_000 + 100; // under a second later: no sweep, and 'rules' has expired
-    expect(cache.use(req('rules'))).toEqual({ cache_read_input_tokens: 0, cache_creation_input_tokens: 1103 });
+    expect(cache.use(req('rules'))).toEqual(counts(0, 1103));
     expect(cache.use(req('rules')).cache_read_input_tokens).toBe(1103);
   });
 
@@ -80,7 +94,7 @@ describe('PromptCache', () => {
       messages: [{ role: 'user' as const, content: 'q' }],
     };
     cache.use(req);
-    expect(cache.use(req)).toEqual({ cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
+    expect(cache.use(req)).toEqual(counts(0, 0));
   });
   /** `items`, counting every element read from it in `reads.count`. */
   const counted = <T extends object>(items: T[], reads: { count: number }): T[] =>
@@ -103,10 +117,7 @@ describe('PromptCache', () => {
       reads,
     );
     const cache = new PromptCache(() => 0);
-    expect(cache.use({ model: 'm', tools, messages: [{ role: 'user', content: blocks }] })).toEqual({
-      cache_read_input_tokens: 0,
-      cache_creation_input_tokens: 0,
-    });
+    expect(cache.use({ model: 'm', tools, messages: [{ role: 'user', content: blocks }] })).toEqual(counts(0, 0));
     // A prefix built for every block and tool read n²/2 = 2,000,000 of each.
     expect(reads.count).toBeLessThan(10 * n);
   });

@@ -3,8 +3,10 @@
  * tools, system blocks and message blocks (in that order). The prefix up to a breakpoint is cached
  * for its ttl (5 minutes, or 1 hour with `ttl: '1h'`) once a request carried it; a later request
  * with the same prefix reads the longest cached one (`cache_read_input_tokens`) and writes the rest up
- * to its last breakpoint (`cache_creation_input_tokens`). Prefixes under 1,024 tokens are not cached,
- * as with the real API. Tokens are the shared estimator's, as everywhere in the simulator.
+ * to its last breakpoint (`cache_creation_input_tokens`), split by ttl in `cache_creation` as the API
+ * does: from the read up to the last one-hour breakpoint after it at the one-hour rate, the rest at
+ * the five-minute rate. Prefixes under 1,024 tokens are not cached, as with the real API. Tokens are
+ * the shared estimator's, as everywhere in the simulator.
  */
 import {
   countPromptTokens,
@@ -29,13 +31,20 @@ type Marked = { cache_control?: { ttl?: '5m' | '1h' } | null };
 interface Breakpoint {
   key: string;
   tokens: number;
-  ttlMs: number;
+  ttl: '5m' | '1h';
 }
 
 export interface CacheUse {
   cache_read_input_tokens: number;
   cache_creation_input_tokens: number;
+  cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
 }
+
+const unused = (): CacheUse => ({
+  cache_read_input_tokens: 0,
+  cache_creation_input_tokens: 0,
+  cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+});
 
 export class PromptCache {
   private readonly entries = new Map<string, number>();
@@ -46,14 +55,19 @@ export class PromptCache {
   /** Reads and writes the cache for one request; the counts to report in its usage. */
   use(req: Request): CacheUse {
     const points = breakpoints(req).filter((b) => b.tokens >= MIN_CACHEABLE_TOKENS);
-    if (points.length === 0) return { cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+    if (points.length === 0) return unused();
     const now = this.now();
     this.prune(now);
     const hit = [...points].reverse().find((b) => (this.entries.get(b.key) ?? 0) > now);
     const read = hit?.tokens ?? 0;
     const last = points[points.length - 1];
-    for (const b of points) this.entries.set(b.key, now + b.ttlMs); // a read refreshes the ttl too
-    return { cache_read_input_tokens: read, cache_creation_input_tokens: last.tokens - read };
+    for (const b of points) this.entries.set(b.key, now + TTL_MS[b.ttl]); // a read refreshes the ttl too
+    const hourUpTo = Math.max(read, ...points.filter((b) => b.ttl === '1h').map((b) => b.tokens));
+    return {
+      cache_read_input_tokens: read,
+      cache_creation_input_tokens: last.tokens - read,
+      cache_creation: { ephemeral_5m_input_tokens: last.tokens - hourUpTo, ephemeral_1h_input_tokens: hourUpTo - read },
+    };
   }
 
   /**
@@ -100,7 +114,7 @@ function breakpoints(req: Request): Breakpoint[] {
       0,
       countPromptTokens(promptMessages({ system: prefix.system, messages: prefix.messages })) - REPLY_PRIMING_TOKENS,
     );
-    out.push({ key, tokens, ttlMs: TTL_MS[marked.cache_control.ttl ?? '5m'] ?? TTL_MS['5m'] });
+    out.push({ key, tokens, ttl: marked.cache_control.ttl === '1h' ? '1h' : '5m' });
   };
   tools.forEach((tool, i) => add(tool as Marked, () => ({ tools: tools.slice(0, i + 1), messages: [] })));
   (system ?? []).forEach((block, i) => add(block, () => ({ tools, system: system!.slice(0, i + 1), messages: [] })));

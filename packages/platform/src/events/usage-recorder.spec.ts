@@ -85,8 +85,15 @@ describe('UsageRecorder', () => {
       output_per_mtok: 15_000_000,
       cached_input_per_mtok: 300_000,
       cache_write_input_per_mtok: 3_750_000,
+      cache_write_1h_input_per_mtok: 6_000_000,
     };
-    const usage = { input_tokens: 10_000, cached_input_tokens: 4_000, cache_write_input_tokens: 1_000, output_tokens: 5_000 };
+    const usage = {
+      input_tokens: 10_000,
+      cached_input_tokens: 4_000,
+      cache_write_input_tokens: 1_000,
+      cache_write_1h_input_tokens: 400,
+      output_tokens: 5_000,
+    };
     const priced = { ...call('r4'), route: { model: { id: model, kind: 'chat', prices }, channels: [] } } as unknown as Omit<
       EndpointCall,
       'body' | 'files'
@@ -100,12 +107,13 @@ describe('UsageRecorder', () => {
     const recorder = new UsageRecorder(async () => undefined, quiet);
     await recorder.record(priced, usage);
     await recorder.flush(1_000);
-    // 5,000 plain input at $3, 4,000 read at $0.30, 1,000 written at $3.75, 5,000 output at $15
+    // 5,000 plain input at $3, 4,000 read at $0.30, 600 written for 5 minutes at $3.75 and 400 for an
+    // hour at $6, 5,000 output at $15
     expect(await counted()).toEqual({
-      tokens: { input: 5_000, cached_input: 4_000, cache_write_input: 1_000, output: 5_000 },
-      cost: 94_950,
+      tokens: { input: 5_000, cached_input: 4_000, cache_write_input: 600, cache_write_1h_input: 400, output: 5_000 },
+      cost: 95_850,
     });
-    expect(costMicros(prices, usage)).toBe(94_950);
+    expect(costMicros(prices, usage)).toBe(95_850);
   });
 
   it('a delivery still failing at shutdown is logged with the whole event for replay', async () => {

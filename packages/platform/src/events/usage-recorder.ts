@@ -120,10 +120,17 @@ export class UsageRecorder implements UsageSink {
 }
 
 function countUsage(model: string, usage: Usage, costMicros: number): void {
-  const { plain, cached, written } = splitPrompt(usage.input_tokens ?? 0, usage.cached_input_tokens, usage.cache_write_input_tokens);
+  const { plain, cached, written, written1h } = splitPrompt(
+    usage.input_tokens ?? 0,
+    usage.cached_input_tokens,
+    usage.cache_write_input_tokens,
+    usage.cache_write_1h_input_tokens,
+  );
+  // One direction per price: five-minute and one-hour writes apart, so the directions add up to the tokens.
   if (plain) tokensTotal.inc({ model, direction: 'input' }, plain);
   if (cached) tokensTotal.inc({ model, direction: 'cached_input' }, cached);
-  if (written) tokensTotal.inc({ model, direction: 'cache_write_input' }, written);
+  if (written - written1h) tokensTotal.inc({ model, direction: 'cache_write_input' }, written - written1h);
+  if (written1h) tokensTotal.inc({ model, direction: 'cache_write_1h_input' }, written1h);
   if (usage.output_tokens) tokensTotal.inc({ model, direction: 'output' }, usage.output_tokens);
   costMicrosTotal.inc({ model }, costMicros);
 }

@@ -53,7 +53,7 @@ export const httpDuration = new Histogram({
 
 export const tokensTotal = new Counter({
   name: 'unigate_tokens_total',
-  help: 'Tokens metered, by model and direction (input, cached_input, cache_write_input, output)',
+  help: 'Tokens metered, by model and direction (input, cached_input, cache_write_input, cache_write_1h_input, output)',
   labelNames: ['model', 'direction'] as const,
   registers: [metricsRegistry],
 });

@@ -102,6 +102,31 @@ describe('AnthropicMessagesChatProvider', () => {
     });
   });
 
+  it('measures the one-hour part of the cache writes, which the chat usage leaves in cache_write_tokens', async () => {
+    const usage = {
+      input_tokens: 12,
+      cache_creation_input_tokens: 3000,
+      cache_read_input_tokens: 2048,
+      cache_creation: { ephemeral_5m_input_tokens: 1000, ephemeral_1h_input_tokens: 2000 },
+      output_tokens: 9,
+    };
+    const written = { input_tokens: 5060, cached_input_tokens: 2048, cache_write_input_tokens: 3000, cache_write_1h_input_tokens: 2000 };
+    server.reply({ json: { ...(fixtureJson(__dirname, 'tool-use') as object), usage } });
+    const whole = await provider.complete(channel(), request());
+    expect(whole.value.usage!.prompt_tokens_details).toEqual({ cached_tokens: 2048, cache_write_tokens: 3000 });
+    expect(whole.usage).toEqual({ ...written, output_tokens: 9 });
+
+    // Streamed, only message_start splits the writes by ttl.
+    const started = '"usage":{"input_tokens":12,"cache_creation_input_tokens":0,"cache_read_input_tokens":2048,"output_tokens":1}';
+    expect(sse('text')).toContain(started);
+    server.reply({ raw: sse('text').replace(started, `"usage":${JSON.stringify({ ...usage, output_tokens: 1 })}`) });
+    const stream = provider.stream(channel(), request({ stream: true }));
+    const { chunks, error } = await collect(stream);
+    expect(error).toBeUndefined();
+    expect(chunks[chunks.length - 1].usage!.prompt_tokens_details).toEqual({ cached_tokens: 2048, cache_write_tokens: 3000 });
+    expect(stream.usage()).toEqual({ ...written, output_tokens: 4 });
+  });
+
   it('yields what came, then fails non-retryably, when the upstream stream is cut', async () => {
     server.reply({ raw: sse('cut'), cut: true });
     const { chunks, error } = await collect(provider.stream(channel(), request()));

@@ -3,7 +3,7 @@
  * (translate/openai-chat__anthropic-messages), sent with the native client, and the message or the
  * event stream translated back. Nothing here knows either format's details.
  */
-import type { Channel, ChatCompletionChunk, ChatCompletionRequest, ChatCompletionResponse } from '@unigate/contracts';
+import type { AnthropicUsage, Channel, ChatCompletionChunk, ChatCompletionRequest, ChatCompletionResponse } from '@unigate/contracts';
 import type { Measured, MeasuredStream } from '../adapter';
 import {
   anthropicToChatResponse,
@@ -14,6 +14,7 @@ import {
 import type { ChatProvider } from '../types';
 import { measureChatResponse, measureChatStream } from '../usage/chat-usage';
 import type { AnthropicMessagesClient } from './anthropic-messages-client';
+import { withOneHourWrites } from './anthropic-messages-usage';
 
 export interface AnthropicChatProviderOptions {
   /**
@@ -39,7 +40,8 @@ export class AnthropicMessagesChatProvider implements ChatProvider {
       defaultMaxTokens: this.defaultMaxTokens,
     });
     const message = await this.client.create(channel, req, signal);
-    return measureChatResponse(anthropicToChatResponse(message, { model: body.model, jsonTool }), body);
+    const measured = measureChatResponse(anthropicToChatResponse(message, { model: body.model, jsonTool }), body);
+    return { ...measured, usage: withOneHourWrites(measured.usage, message.usage) };
   }
 
   stream(channel: Channel, body: ChatCompletionRequest, signal?: AbortSignal): MeasuredStream<ChatCompletionChunk> {
@@ -48,10 +50,18 @@ export class AnthropicMessagesChatProvider implements ChatProvider {
       defaultMaxTokens: this.defaultMaxTokens,
     });
     const client = this.client;
+    let started: AnthropicUsage | undefined;
     async function* chunks() {
       const translator = new AnthropicToChatStream({ model: body.model, jsonTool });
-      for await (const event of client.stream(channel, req, signal)) yield* translator.push(event);
+      for await (const event of client.stream(channel, req, signal)) {
+        if (event.type === 'message_start') started = event.message.usage;
+        yield* translator.push(event);
+      }
     }
-    return measureChatStream(chunks(), body);
+    const measured = measureChatStream(chunks(), body);
+    return {
+      [Symbol.asyncIterator]: () => measured[Symbol.asyncIterator](),
+      usage: () => withOneHourWrites(measured.usage(), started),
+    };
   }
 }

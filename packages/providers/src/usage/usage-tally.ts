@@ -6,7 +6,10 @@
 import { countTextTokens, promptUnits, type Usage } from '@unigate/contracts';
 import type { MeasuredStream } from '../adapter';
 
-type TokenReport = Pick<Usage, 'input_tokens' | 'cached_input_tokens' | 'cache_write_input_tokens' | 'output_tokens'>;
+type TokenReport = Pick<
+  Usage,
+  'input_tokens' | 'cached_input_tokens' | 'cache_write_input_tokens' | 'cache_write_1h_input_tokens' | 'output_tokens'
+>;
 
 export class UsageTally {
   private reported: TokenReport = {};
@@ -41,7 +44,11 @@ export class UsageTally {
     if (!this.producedAnything) return {};
     const input = this.reported.input_tokens ?? (this.promptEstimate ??= this.promptTokens());
     const output = this.final && this.reported.output_tokens !== undefined ? this.reported.output_tokens : countTextTokens(this.produced);
-    return { ...promptUnits(input, this.reported.cached_input_tokens, this.reported.cache_write_input_tokens), output_tokens: output };
+    const r = this.reported;
+    return {
+      ...promptUnits(input, r.cached_input_tokens, r.cache_write_input_tokens, r.cache_write_1h_input_tokens),
+      output_tokens: output,
+    };
   }
 }
 

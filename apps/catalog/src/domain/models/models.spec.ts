@@ -86,8 +86,9 @@ describe('built-in models', () => {
     expect(byId.get('sigma-sonnet-4-6')!.prices).toEqual({
       input_per_mtok: 3_000_000,
       cached_input_per_mtok: 300_000,
-      // Anthropic charges a prompt-cache write at 1.25× its input price.
+      // Anthropic charges a prompt-cache write at 1.25× its input price, a one-hour one at 2×.
       cache_write_input_per_mtok: 3_750_000,
+      cache_write_1h_input_per_mtok: 6_000_000,
       output_per_mtok: 15_000_000,
     });
   });

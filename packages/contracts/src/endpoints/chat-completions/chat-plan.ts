@@ -8,6 +8,7 @@ import type { ModelInfo } from '../../catalog';
 import { requestedMaxTokens, type ChatCompletionRequest } from '../../chat';
 import type { Usage } from '../../pricing';
 import { countPromptTokens, countTextTokens } from '../../tokens';
+import { chatAsksOneHourCache } from '../one-hour-cache';
 import type { ChatRuleInput } from './chat-rule';
 import { EVERY_MODEL, MODEL_RULES } from './rules-by-model';
 
@@ -23,9 +24,13 @@ export function heldPromptTokens(promptTokens: number): number {
   return Math.ceil(promptTokens * PROMPT_MARGIN) + PROMPT_SLACK;
 }
 
-/** The worst case a hold reserves, with the prompt estimated once and enlarged by the margin. */
-export function worstCaseUsage(promptTokens: number, outputTokens: number): Usage {
-  return { input_tokens: heldPromptTokens(promptTokens), output_tokens: outputTokens };
+/**
+ * The worst case a hold reserves, with the prompt estimated once and enlarged by the margin;
+ * `oneHourCache`: the request asks for one-hour cache writes, which the hold may then price the prompt at.
+ */
+export function worstCaseUsage(promptTokens: number, outputTokens: number, oneHourCache = false): Usage {
+  const input = heldPromptTokens(promptTokens);
+  return { input_tokens: input, output_tokens: outputTokens, ...(oneHourCache && { cache_write_1h_input_tokens: input }) };
 }
 
 /**
@@ -52,7 +57,7 @@ export function planChatCompletion(model: ModelInfo, body: ChatCompletionRequest
     requested !== undefined
       ? outputCeiling(model, requested)
       : (holdOutputCap(model, set?.holdOutputCap, promptTokens) ?? model.max_output_tokens ?? DEFAULT_OUTPUT_CAP);
-  return worstCaseUsage(promptTokens(), perCandidate * (body.n ?? 1));
+  return worstCaseUsage(promptTokens(), perCandidate * (body.n ?? 1), chatAsksOneHourCache(body));
 }
 
 /** A model cannot produce more than its catalogue output limit, whatever max_tokens asks for. */

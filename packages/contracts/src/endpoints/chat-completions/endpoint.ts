@@ -21,7 +21,7 @@ export const chatCompletionsSpec: EndpointSpec<ChatCompletionRequest, ChatComple
   response: chatCompletionResponseSchema,
   event: chatCompletionChunkSchema,
   kinds: ['chat'],
-  units: ['input_tokens', 'cached_input_tokens', 'cache_write_input_tokens', 'output_tokens'],
+  units: ['input_tokens', 'cached_input_tokens', 'cache_write_input_tokens', 'cache_write_1h_input_tokens', 'output_tokens'],
   errorShape: fixedShape('B'),
   modelOf: (req) => req.model,
   isStream: (req) => req.stream === true,

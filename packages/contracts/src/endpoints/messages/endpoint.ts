@@ -41,7 +41,7 @@ export const messagesSpec: EndpointSpec<AnthropicMessagesRequest, AnthropicMessa
   response: anthropicMessageSchema,
   event: anthropicStreamEventSchema,
   kinds: ['chat'],
-  units: ['input_tokens', 'cached_input_tokens', 'cache_write_input_tokens', 'output_tokens'],
+  units: ['input_tokens', 'cached_input_tokens', 'cache_write_input_tokens', 'cache_write_1h_input_tokens', 'output_tokens'],
   acceptsXApiKey: true,
   errorShape: fixedShape('anthropic'),
   modelOf: (req) => req.model,

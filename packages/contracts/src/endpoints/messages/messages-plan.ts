@@ -9,6 +9,7 @@ import { errors } from '../../errors';
 import type { Usage } from '../../pricing';
 import { countAnthropicPromptTokens } from '../../tokens';
 import { outputCeiling, worstCaseUsage } from '../chat-completions/chat-plan';
+import { messagesAskOneHourCache } from '../one-hour-cache';
 
 export function planMessages(model: ModelInfo, req: AnthropicMessagesRequest): Usage {
   const prompt = countAnthropicPromptTokens(req);
@@ -19,5 +20,5 @@ export function planMessages(model: ModelInfo, req: AnthropicMessagesRequest): U
       'context_length_exceeded',
     );
   }
-  return worstCaseUsage(prompt, outputCeiling(model, req.max_tokens));
+  return worstCaseUsage(prompt, outputCeiling(model, req.max_tokens), messagesAskOneHourCache(req));
 }

@@ -33,7 +33,7 @@ export const responsesSpec: EndpointSpec<ResponsesRequest, ResponsesResponse, Re
   response: responsesResponseSchema,
   event: responsesStreamEventSchema,
   kinds: ['chat'],
-  units: ['input_tokens', 'cached_input_tokens', 'cache_write_input_tokens', 'output_tokens'],
+  units: ['input_tokens', 'cached_input_tokens', 'cache_write_input_tokens', 'cache_write_1h_input_tokens', 'output_tokens'],
   errorShape: fixedShape('B'),
   modelOf: (req) => req.model,
   isStream: (req) => req.stream === true,
