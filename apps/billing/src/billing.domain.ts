@@ -79,7 +79,7 @@ export function createBillingDomain(deps: BillingDomainDeps): BillingDomain {
 
   if (mode.kind === 'embedded') {
     const embedded = new EmbeddedLedger(ds, logger, { windowMs: mode.commitWindowMs, journalDir: mode.journalDir });
-    const reservations = new MemoryReservations(embedded.money, { logger, ...mode.reservations });
+    const reservations = new MemoryReservations(embedded.money, { logger, ...mode.reservations, refusal: () => embedded.refusal() });
     return {
       ...common,
       billing: new BillingService(accounts, keys, ledger, embedded, users),

@@ -5,7 +5,8 @@
  * to the journal, and the next start settles it. A database that refuses a credit's row (a full disk)
  * fails the credit with a 503 to retry, and never the charges written in the same transaction
  * (Postgres would answer its COMMIT with a silent rollback while memory took them for written). And
- * a ledger that cannot write (commits or journal appends failing) is not ready.
+ * a ledger that cannot write (commits or journal appends failing) is not ready; while both fail, a
+ * charge would live in memory only, so calls that hold money are refused until a commit succeeds.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import { EMBEDDED_POOL_SIZE, startEmbeddedPostgres, type EmbeddedPostgres } from
 import type { DataSource } from 'typeorm';
 import { createBillingDomain, openBillingDataSource, type BillingDomain } from '../src';
 import { LedgerJournal } from '../src/embedded/ledger-journal';
-import { balanceMicros, ledgerCount, logger, usageEvent } from './harness';
+import { balanceMicros, ledgerCount, logger, principal, usageEvent } from './harness';
 
 let dir: string;
 let pg: EmbeddedPostgres;
@@ -144,4 +145,39 @@ test('a ledger whose commits or journal appends fail is not ready until they suc
   } finally {
     await ds.query(`DROP TRIGGER refuse_credit ON billing.credits; DROP FUNCTION billing.refuse_credit()`);
   }
+});
+
+test('while a charge could live in memory only (commits and journal appends both failing), a call that holds money is refused with 503', async () => {
+  const acc = await domain.billing.createAccount('embedded-memory-only', 1_000_000);
+  const admit = (requestId: string, amount: number) =>
+    domain.reservations!.admit({ principal: principal(acc.id), request_id: requestId, amount_micros: amount });
+  await ds.query(`CREATE FUNCTION billing.refuse_entry() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$`);
+  await ds.query(
+    `CREATE TRIGGER refuse_entry BEFORE INSERT ON billing.ledger_entries FOR EACH ROW EXECUTE FUNCTION billing.refuse_entry()`,
+  );
+  const probe = jest.spyOn(LedgerJournal.prototype, 'writable').mockReturnValue(false);
+  try {
+    // Commits failing alone: the journal keeps the charges crash-safe, calls go on.
+    await domain.settle(usageEvent(acc.id, { request_id: 'memory-only-0', cost_micros: 1_000 }));
+    await domain.flush();
+    (await admit('memory-only-journaled', 1_000)).refund();
+    // Both failing (a full disk): the charge taken is in memory only, and no new one is taken.
+    jest.spyOn(LedgerJournal.prototype, 'append').mockImplementation(() => {
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    });
+    await domain.settle(usageEvent(acc.id, { request_id: 'memory-only-1', cost_micros: 1_000 }));
+    await domain.flush();
+    await expect(admit('memory-only-2', 1_000)).rejects.toMatchObject({ status: 503, code: 'service_unavailable', retryAfter: 5 });
+    // A call that holds nothing has no charge to lose.
+    (await admit('memory-only-free', 0)).finish();
+  } finally {
+    jest.restoreAllMocks();
+    probe.mockRestore();
+    await ds.query(`DROP TRIGGER refuse_entry ON billing.ledger_entries; DROP FUNCTION billing.refuse_entry()`);
+  }
+  // A commit that succeeds (the retry timer's, or this flush) writes what waited and lifts the refusal.
+  await domain.flush();
+  expect(await ledgerCount(ds, acc.id)).toBe(2);
+  (await admit('memory-only-3', 1_000)).refund();
+  expect(await balanceMicros(ds, acc.id)).toBe(998_000);
 });

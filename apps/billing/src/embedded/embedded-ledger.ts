@@ -326,6 +326,18 @@ export class EmbeddedLedger implements LiveMoney {
     this.journalFailing = false;
   }
 
+  /**
+   * Why a billable call must be refused now, or undefined: while the journal cannot be appended to
+   * (or there is none) and commits carrying entries keep failing, a charge exists in memory only and
+   * a crash would lose it, however long the disk stays full. Refusing new holds keeps what a kill
+   * can lose to the charges taken before (the brief's "nothing lost on a crash"); a commit that
+   * succeeds lifts it, and the retry timer keeps trying with no traffic.
+   */
+  refusal(): GatewayError | undefined {
+    if (this.unwritten === undefined || (this.journal && !this.journalFailing)) return undefined;
+    return errors.unavailable('The ledger cannot record charges right now (its storage is failing); retry shortly.', 5);
+  }
+
   /** Ledger reads (quota, usage lists) wait for this: they see every charge taken before them. */
   written(): Promise<void> {
     return this.flush();

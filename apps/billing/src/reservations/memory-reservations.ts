@@ -37,6 +37,8 @@ interface KeyState {
 
 export interface MemoryReservationOptions extends ReservationOptions {
   logger?: Logger;
+  /** Why a call that holds money must be refused now (the ledger cannot keep its charge), or undefined. */
+  refusal?: () => Error | undefined;
   /** The clock; injectable so the window arithmetic can be tested without waiting. */
   now?: () => number;
 }
@@ -72,6 +74,8 @@ export class MemoryReservations implements Reservations {
 
   async admit(req: AdmitRequest): Promise<Admitted> {
     const { principal, request_id: requestId, amount_micros: amount } = req;
+    const refused = amount > 0 ? this.opts.refusal?.() : undefined;
+    if (refused) throw refused;
     // The one await, before anything is checked or recorded: what follows runs in one go.
     const account = amount > 0 ? (this.money.peek(principal.account_id) ?? (await this.money.get(principal.account_id))) : undefined;
     if (amount > 0 && !account) throw unknownAccount(principal.account_id);
