@@ -58,6 +58,11 @@ describe('distributed tracing', () => {
       expect(chatServers[0].parentSpanId).toBe(edgeClient?.spanId);
       const upstream = inTrace().find((s) => s.service === 'unigate-chat' && s.kind === 3);
       expect(upstream?.parentSpanId).toBe(chatServers[0].spanId);
+      // Billing names the topic as the publisher's span does: the name Kafka knows, prefix and all.
+      const published = inTrace().find((s) => s.service === 'unigate-chat' && s.kind === 4);
+      const consumed = inTrace().find((s) => s.service === 'unigate-billing' && s.kind === 5);
+      expect(published?.attributes['messaging.destination.name']).toMatch(/usage\.recorded$/);
+      expect(consumed?.attributes['messaging.destination.name']).toBe(published?.attributes['messaging.destination.name']);
     }
   });
 });

@@ -571,7 +571,8 @@ export class KafkaEventBus implements EventBus {
         const payload: unknown = JSON.parse(m.value?.toString('utf8') ?? 'null');
         const headers = decodeHeaders(m.headers);
         events.push({ payload, meta: { topic, key: m.key?.toString('utf8') ?? '', headers } });
-        spans.push(consumerSpan(topic, headers, slice.length));
+        // The span names the topic as Kafka knows it, as the publisher's span (kafkajs instrumentation) does.
+        spans.push(consumerSpan(this.name(topic), headers, slice.length));
       } catch (err) {
         this.opts.logger.error({ err, topic, partition, offset: m.offset }, 'dropping an event that is not JSON');
       }
