@@ -179,40 +179,45 @@ describe('on the embedded store', () => {
     }
   });
 
-  test('a cluster that lost its PG_VERSION is refused, not replaced by an empty one', async () => {
-    const d = join(dir, 'damaged');
-    const template = await prepareEmbeddedTemplate();
+  /** A cluster in `d` holding a table `kept` with one row, closed. */
+  async function clusterKeeping42(d: string, template: string): Promise<void> {
     const pg = await startEmbeddedPostgres(d, { template });
     const client = new Client({ connectionString: pg.url });
     await client.connect();
     await client.query(`CREATE TABLE kept (v int); INSERT INTO kept VALUES (42)`);
     await client.end();
     await pg.close();
+  }
+
+  /** The rows of `kept` in the cluster in `d`, read by a start of its own. */
+  async function keptValues(d: string, template: string): Promise<Array<{ v: number }>> {
+    const back = await startEmbeddedPostgres(d, { template });
+    const again = new Client({ connectionString: back.url });
+    try {
+      await again.connect();
+      return (await again.query<{ v: number }>('SELECT v FROM kept')).rows;
+    } finally {
+      await again.end();
+      await back.close();
+    }
+  }
+
+  test('a cluster that lost its PG_VERSION is refused, not replaced by an empty one', async () => {
+    const d = join(dir, 'damaged');
+    const template = await prepareEmbeddedTemplate();
+    await clusterKeeping42(d, template);
     const version = readFileSync(join(d, 'PG_VERSION'), 'utf8');
     rmSync(join(d, 'PG_VERSION'));
     await expect(startEmbeddedPostgres(d, { template })).rejects.toThrow(/without its PG_VERSION file/);
     // Nothing was copied over it: with the file back, the data is there.
     writeFileSync(join(d, 'PG_VERSION'), version);
-    const back = await startEmbeddedPostgres(d, { template });
-    const again = new Client({ connectionString: back.url });
-    try {
-      await again.connect();
-      expect((await again.query<{ v: number }>('SELECT v FROM kept')).rows).toEqual([{ v: 42 }]);
-    } finally {
-      await again.end();
-      await back.close();
-    }
+    expect(await keptValues(d, template)).toEqual([{ v: 42 }]);
   });
 
   test('a cluster Postgres cannot open (pg_control cut short, the WAL gone) is refused naming the directory, and left as it was', async () => {
     const d = join(dir, 'unreadable');
     const template = await prepareEmbeddedTemplate();
-    const pg = await startEmbeddedPostgres(d, { template });
-    const client = new Client({ connectionString: pg.url });
-    await client.connect();
-    await client.query(`CREATE TABLE kept (v int); INSERT INTO kept VALUES (42)`);
-    await client.end();
-    await pg.close();
+    await clusterKeeping42(d, template);
     const refusal = () =>
       startEmbeddedPostgres(d, { template }).then(
         async (started) => {
@@ -243,15 +248,7 @@ describe('on the embedded store', () => {
     for (const f of segments) renameSync(join(aside, f), join(wal, f));
 
     // Nothing was repaired or replaced: with the files back, the data is there.
-    const back = await startEmbeddedPostgres(d, { template });
-    const again = new Client({ connectionString: back.url });
-    try {
-      await again.connect();
-      expect((await again.query<{ v: number }>('SELECT v FROM kept')).rows).toEqual([{ v: 42 }]);
-    } finally {
-      await again.end();
-      await back.close();
-    }
+    expect(await keptValues(d, template)).toEqual([{ v: 42 }]);
   });
 
   test("a directory it makes is its owner's only (PGlite writes the store's files world-writable)", async () => {
