@@ -46,6 +46,28 @@ describe('chat completion request validation', () => {
     expect(err.message).toContain('text, image_url');
   });
 
+  it('keeps a prompt-cache breakpoint (cache_control) on a text or image part, and names a malformed one', () => {
+    const hour = { type: 'ephemeral', ttl: '1h' };
+    const content = [
+      { type: 'text', text: 'rules', cache_control: { type: 'ephemeral' } },
+      { type: 'image_url', image_url: { url: 'https://example.com/a.png' }, cache_control: hour },
+      { type: 'text', text: 'question' },
+    ];
+    const parsed = parseOrThrow(chatCompletionRequestSchema, { ...base, messages: [{ role: 'user', content }] });
+    expect(parsed.messages[0].content).toEqual(content);
+
+    const marked = (cache_control: unknown) => ({
+      ...base,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'a', cache_control }] }],
+    });
+    for (const bad of [{ type: 'persistent' }, { type: 'ephemeral', ttl: '24h' }, 'ephemeral']) {
+      const err = reject(marked(bad));
+      expect(err.status).toBe(400);
+      expect(err.param).toMatch(/^messages\[0\]\.content\[0\]\.cache_control/);
+      expect(err.message).toContain('messages[0].content[0].cache_control');
+    }
+  });
+
   it('allows an assistant message with tool_calls and null content', () => {
     const body = {
       ...base,

@@ -3,13 +3,21 @@
  * (reference/openai.md). Unknown top-level fields pass through to the upstream untouched.
  */
 import { z } from 'zod';
+import { anthropicCacheControlSchema } from './anthropic';
 import { MAX_CANDIDATES, MAX_MESSAGES } from './limits';
 import { requestBodyError } from './validation';
 
-const textBlock = z.object({ type: z.literal('text'), text: z.string() });
+/**
+ * A prompt-cache breakpoint on a text or image part (OpenRouter's convention; Anthropic's own shape),
+ * kept for Anthropic-protocol upstreams, which cache the prompt up to it. The OpenAI-compatible adapter
+ * leaves it out of what it sends (openai-chat-request.ts).
+ */
+const partCacheControl = anthropicCacheControlSchema.nullish();
+const textBlock = z.object({ type: z.literal('text'), text: z.string(), cache_control: partCacheControl });
 const imageBlock = z.object({
   type: z.literal('image_url'),
   image_url: z.object({ url: z.string().min(1), detail: z.string().optional() }),
+  cache_control: partCacheControl,
 });
 
 /**

@@ -180,6 +180,51 @@ export function chatSigmaSuite(start: () => Promise<Stack>) {
     expect(reading.cost_micros).toBe(Math.ceil((uncached * 3_000_000 + 1103 * 300_000 + reading.output_tokens * 15_000_000) / 1_000_000));
   });
 
+  it('takes cache_control on a content part (OpenRouter convention): the first request writes up to it, the next reads', async () => {
+    const { accountId, key } = await admin.fundedKey(5);
+    const keyed = new OpenAI({ baseURL: stack.baseURL, apiKey: key, maxRetries: 0 });
+    // The marked part is followed by an unmarked one that differs per request (not in the SDK's types).
+    const ask = (question: string) =>
+      keyed.chat.completions.create({
+        model: MODEL,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'field manual '.repeat(550), cache_control: { type: 'ephemeral' } },
+              { type: 'text', text: question },
+            ] as unknown as OpenAI.Chat.Completions.ChatCompletionContentPartText[],
+          },
+        ],
+        max_tokens: 50,
+      });
+    const first = await ask('first question');
+    const marked = (await upstream()).body.messages as Array<{ content: Array<Record<string, unknown>> }>;
+    expect(marked[0].content.map((b) => b.cache_control)).toEqual([{ type: 'ephemeral' }, undefined]);
+    // The user turn up to the marked part: its 1,100 words and 3 tokens of overhead.
+    expect(first.usage!.prompt_tokens_details).toEqual({ cached_tokens: 0, cache_write_tokens: 1103 });
+    const second = await ask('second question');
+    expect(second.usage!.prompt_tokens_details).toEqual({ cached_tokens: 1103 });
+
+    const entries = (await eventually(
+      () => admin.usage(accountId),
+      (e) => e.length === 2,
+    )) as unknown as LedgerEntry[];
+    // sigma-sonnet-4-6: $3 per million input, $0.30 cache read, $3.75 cache write, $15 output
+    const writing = entries.find((e) => e.cached_input_tokens === 0)!;
+    expect(writing).toMatchObject({ input_tokens: first.usage!.prompt_tokens, output_tokens: first.usage!.completion_tokens });
+    expect(writing.units).toMatchObject({ cache_write_input_tokens: 1103 });
+    expect(writing.cost_micros).toBe(
+      Math.ceil(((writing.input_tokens - 1103) * 3_000_000 + 1103 * 3_750_000 + writing.output_tokens * 15_000_000) / 1e6),
+    );
+    const reading = entries.find((e) => e.cached_input_tokens > 0)!;
+    expect(reading).toMatchObject({ input_tokens: second.usage!.prompt_tokens, cached_input_tokens: 1103 });
+    expect(reading.units).not.toHaveProperty('cache_write_input_tokens');
+    expect(reading.cost_micros).toBe(
+      Math.ceil(((reading.input_tokens - 1103) * 3_000_000 + 1103 * 300_000 + reading.output_tokens * 15_000_000) / 1e6),
+    );
+  });
+
   it('bills one-hour cache writes (cache_control ttl "1h") at the one-hour price, answered or streamed', async () => {
     const { accountId, key } = await admin.fundedKey(5);
     const keyed = new OpenAI({ baseURL: stack.baseURL, apiKey: key, maxRetries: 0 });

@@ -50,10 +50,14 @@ describe('a request asking for one-hour prompt-cache writes', () => {
     expect(messagesAskOneHourCache(messages({ messages: turns }))).toBe(true);
   });
 
-  it('is found on a chat message', () => {
+  it('is found on a chat message or on a text or image part of its content', () => {
     expect(chatAsksOneHourCache(chat({}))).toBe(false);
     expect(chatAsksOneHourCache(chat({ messages: [{ role: 'system', content: 'rules', cache_control: hour }] }))).toBe(true);
     expect(chatAsksOneHourCache(chat({ messages: [{ role: 'user', content: 'hi', cache_control: fiveMinutes }] }))).toBe(false);
+    expect(chatAsksOneHourCache(chat({ messages: [{ role: 'system', content: text(hour) }] }))).toBe(true);
+    expect(chatAsksOneHourCache(chat({ messages: [{ role: 'user', content: text(fiveMinutes) }] }))).toBe(false);
+    const image = { type: 'image_url', image_url: { url: 'https://example.com/a.png' }, cache_control: hour };
+    expect(chatAsksOneHourCache(chat({ messages: [{ role: 'user', content: [{ type: 'text', text: 'look' }, image] }] }))).toBe(true);
   });
 
   it('is held at the one-hour write price; any other at the five-minute one', () => {
@@ -67,5 +71,7 @@ describe('a request asking for one-hour prompt-cache writes', () => {
     expect(holdMicros(sigma.prices, chatPlain)).toBe(held(chatPlain, 3_750_000));
     const chatAsking = planChatCompletion(sigma, chat({ messages: [{ role: 'user', content: 'hi', cache_control: hour }] }));
     expect(holdMicros(sigma.prices, chatAsking)).toBe(held(chatAsking, 6_000_000));
+    const partAsking = planChatCompletion(sigma, chat({ messages: [{ role: 'user', content: text(hour) }] }));
+    expect(holdMicros(sigma.prices, partAsking)).toBe(held(partAsking, 6_000_000));
   });
 });

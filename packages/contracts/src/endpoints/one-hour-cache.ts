@@ -2,8 +2,8 @@
  * Whether a request asks Anthropic for a one-hour prompt cache (`cache_control: {ttl: "1h"}`), whose
  * writes cost more than the default five-minute ones: only then does a hold price the prompt at the
  * one-hour write price. Markers go where Anthropic takes them (the request, system and content
- * blocks, tools, a tool result's blocks) and, on chat completions, on a message (LiteLLM's convention;
- * the chat schema keeps no field of a content part it does not know).
+ * blocks, tools, a tool result's blocks) and, on chat completions, on a message (LiteLLM's convention)
+ * or on a text or image part of its content (OpenRouter's).
  */
 import type { AnthropicMessagesRequest } from '../anthropic';
 import type { ChatCompletionRequest } from '../chat';
@@ -26,5 +26,5 @@ export function messagesAskOneHourCache(req: AnthropicMessagesRequest): boolean 
 }
 
 export function chatAsksOneHourCache(req: ChatCompletionRequest): boolean {
-  return req.messages.some(marksOneHour);
+  return req.messages.some((m) => marksOneHour(m) || (Array.isArray(m.content) && m.content.some(marksOneHour)));
 }

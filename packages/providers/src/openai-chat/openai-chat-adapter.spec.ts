@@ -94,6 +94,37 @@ describe('OpenAiChatAdapter.complete', () => {
     expect(res.usage).toEqual({ prompt_tokens: 20, completion_tokens: 9, total_tokens: 29 });
   });
 
+  it("leaves a content part's cache_control (an Anthropic breakpoint) out of what it sends, answered or streamed", async () => {
+    const question = [
+      { type: 'text' as const, text: 'rules', cache_control: { type: 'ephemeral' as const, ttl: '1h' as const } },
+      { type: 'image_url' as const, image_url: { url: 'https://example.com/a.png' }, cache_control: null },
+      { type: 'text' as const, text: 'and now?' },
+    ];
+    const messages = [
+      { role: 'system' as const, content: 'Be brief.' },
+      { role: 'user' as const, content: question },
+    ];
+    up.server.reply({ json: json('text') });
+    await up.client.complete(up.channel, request({ messages }));
+    up.server.reply({ sse: chunks('text') });
+    expect((await collect(up.client.stream(up.channel, request({ messages, stream: true })))).error).toBeUndefined();
+    for (const sent of up.server.requests) {
+      expect((sent.body as { messages: unknown }).messages).toEqual([
+        { role: 'system', content: 'Be brief.' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'rules' },
+            { type: 'image_url', image_url: { url: 'https://example.com/a.png' } },
+            { type: 'text', text: 'and now?' },
+          ],
+        },
+      ]);
+    }
+    expect(up.server.requests).toHaveLength(2);
+    expect(question[0]).toHaveProperty('cache_control'); // the caller's request is not changed
+  });
+
   it('maps vendor finish reasons and estimates usage a vendor left out', async () => {
     up.server.reply({ json: json('no-usage') });
     const { value: res } = await up.client.complete(up.channel, request());

@@ -6,7 +6,10 @@
  * `channel.base_url` includes the version prefix: `https://api.openai.com/v1`, or
  * `http://127.0.0.1:8090/v1` for the simulator. The request goes to `${base_url}/chat/completions`.
  */
-import type { Channel, ChatCompletionRequest } from '@unigate/contracts';
+import type { Channel, ChatCompletionRequest, ChatContentBlock, ChatMessage } from '@unigate/contracts';
+import { omit } from '../omit';
+
+const CACHE_CONTROL = new Set(['cache_control'] as const);
 
 export function chatCompletionsUrl(channel: Channel): string {
   return `${channel.base_url.replace(/\/+$/, '')}/chat/completions`;
@@ -27,10 +30,25 @@ export function openAiChatHeaders(channel: Channel, stream: boolean): Record<str
  */
 export function toOpenAiChatBody(channel: Channel, body: ChatCompletionRequest, stream: boolean): Record<string, unknown> {
   const { stream: _stream, stream_options: streamOptions, ...rest } = body;
-  const out: Record<string, unknown> = { ...rest, model: channel.upstream_model };
+  const out: Record<string, unknown> = { ...rest, model: channel.upstream_model, messages: withoutPartCacheControl(body.messages) };
   if (stream) {
     out.stream = true;
     out.stream_options = { ...(streamOptions ?? {}), include_usage: true };
   }
   return out;
+}
+
+/**
+ * `cache_control` on a content part is an Anthropic breakpoint (chat.ts): OpenAI documents no such part
+ * field and an OpenAI-compatible upstream may refuse one it does not know, so it is left out. Messages
+ * without a marked part are passed as they are (no copy).
+ */
+function withoutPartCacheControl(messages: ChatCompletionRequest['messages']): ChatCompletionRequest['messages'] {
+  const marked = (m: ChatMessage) => Array.isArray(m.content) && m.content.some((part) => 'cache_control' in part);
+  if (!messages.some(marked)) return messages;
+  return messages.map((m) =>
+    marked(m)
+      ? { ...m, content: (m.content as ChatContentBlock[]).map((part) => ('cache_control' in part ? omit(part, CACHE_CONTROL) : part)) }
+      : m,
+  );
 }

@@ -9,11 +9,12 @@
  * - assistant `tool_calls` → `tool_use` blocks; role `tool` → `tool_result` blocks in a user turn
  *   (consecutive results, and any user text after them, share one user turn, as Anthropic requires);
  * - `cache_control` on a chat message (LiteLLM's convention; our chat schema keeps message fields) is
- *   set on the last block of that message, so prompt caching works from chat clients too;
- * - `prompt_cache_key` without any `cache_control` (Codex sends one with every turn): OpenAI caches a
- *   conversation's prefix by itself, Anthropic only up to marked blocks, so the end of the prompt and
- *   the end of the previous turn's prompt are marked (conversationBreakpoints) — each turn then reads
- *   what the one before wrote instead of paying for the whole conversation again;
+ *   set on the last block of that message, and on a text or image part (OpenRouter's) on that part's
+ *   block, so prompt caching works from chat clients too;
+ * - `prompt_cache_key` without any `cache_control`, a part's included (Codex sends a key with every
+ *   turn): OpenAI caches a conversation's prefix by itself, Anthropic only up to marked blocks, so the
+ *   end of the prompt and the end of the previous turn's prompt are marked (conversationBreakpoints) —
+ *   each turn then reads what the one before wrote instead of paying for the whole conversation again;
  * - `response_format` json_object / json_schema is emulated with a tool the model must call
  *   (`JSON_RESPONSE_TOOL`); the response translators turn its input back into the message content;
  * - sampling: temperature is clamped to Anthropic's 0..1; penalties, seed, logprobs are dropped;

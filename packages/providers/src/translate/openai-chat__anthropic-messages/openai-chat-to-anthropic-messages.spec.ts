@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   anthropicStreamEventSchema,
+  chatCompletionRequestSchema,
+  parseOrThrow,
   type AnthropicStreamEvent,
   type ChatCompletionChunk,
   type ChatCompletionRequest,
@@ -133,6 +135,65 @@ describe('chatToAnthropicRequest', () => {
     expect(body.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'long context', cache_control: { type: 'ephemeral' } }] },
     ]);
+  });
+
+  describe('with cache_control on a content part (OpenRouter convention), as the chat schema parses it', () => {
+    const hour = { type: 'ephemeral' as const, ttl: '1h' as const };
+    const ephemeral = { type: 'ephemeral' as const };
+    const png = 'data:image/png;base64,iVBORw0KGgo=';
+    const parsed = (extra: Record<string, unknown>) =>
+      parseOrThrow(chatCompletionRequestSchema, { model: 'sigma-sonnet-4-6', max_tokens: 100, ...extra });
+
+    it('sets it on that block: a system text part, a user text or image part', () => {
+      const { body } = chatToAnthropicRequest(
+        parsed({
+          messages: [
+            {
+              role: 'system',
+              content: [
+                { type: 'text', text: 'rules', cache_control: hour },
+                { type: 'text', text: 'today' },
+              ],
+            },
+            {
+              role: 'user',
+              content: [
+                { type: 'image_url', image_url: { url: png }, cache_control: ephemeral },
+                { type: 'text', text: 'what is this?' },
+              ],
+            },
+          ],
+        }),
+        { model: 'm' },
+      );
+      expect(body.system).toEqual([
+        { type: 'text', text: 'rules', cache_control: hour },
+        { type: 'text', text: 'today' },
+      ]);
+      expect(body.messages).toEqual([
+        {
+          role: 'user',
+          content: [
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' }, cache_control: ephemeral },
+            { type: 'text', text: 'what is this?' },
+          ],
+        },
+      ]);
+    });
+
+    it("counts as the client's own breakpoint: a prompt_cache_key then marks nothing more", () => {
+      const question = { role: 'user', content: 'and now?' };
+      for (const marked of [
+        { role: 'system', content: [{ type: 'text', text: 'rules', cache_control: ephemeral }] },
+        { role: 'user', content: [{ type: 'text', text: 'context', cache_control: ephemeral }] },
+      ]) {
+        const { body } = chatToAnthropicRequest(parsed({ messages: [marked, question], prompt_cache_key: 'k' }), { model: 'm' });
+        // The client's mark is the only one: the end of the prompt is not marked as well.
+        expect(JSON.stringify(body).match(/cache_control/g)).toHaveLength(1);
+        const end = body.messages.at(-1)!.content;
+        expect(typeof end === 'string' ? end : end.at(-1)).not.toHaveProperty('cache_control');
+      }
+    });
   });
 
   describe('with a prompt_cache_key (Codex sends one every turn)', () => {
