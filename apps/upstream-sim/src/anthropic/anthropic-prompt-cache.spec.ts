@@ -38,6 +38,24 @@ describe('PromptCache', () => {
     expect(cache.use({ model: 'fresh', system, messages: [turn('more', hour)] })).toEqual(counts(0, 0, 2206));
   });
 
+  it('reads what the turn before wrote when the marker moved to the newest block, up to 20 blocks back, as the API does', () => {
+    const cache = new PromptCache(() => 0);
+    const system = [{ type: 'text' as const, text: long('rules'), cache_control: cc }];
+    const user = (word: string, marked: boolean) => ({
+      role: 'user' as const,
+      content: [{ type: 'text' as const, text: long(word), ...(marked && { cache_control: cc }) }],
+    });
+    const answer = { role: 'assistant' as const, content: [{ type: 'text' as const, text: long('answer') }] };
+    // Claude Code's pattern: the system prompt and the newest block marked.
+    expect(cache.use({ model: 'm', system, messages: [user('first', true)] })).toEqual(counts(0, 2206));
+    // The marker moved on: the prefix up to the first turn (2,206 tokens) is read back, the rest written.
+    expect(cache.use({ model: 'm', system, messages: [user('first', false), answer, user('second', true)] })).toEqual(counts(2206, 2206));
+    // More than 20 blocks past the last write: only the system prompt is found.
+    const filler = Array.from({ length: 21 }, (_, i) => ({ role: i % 2 ? ('user' as const) : ('assistant' as const), content: 'x' }));
+    const far = { model: 'm', system, messages: [user('first', false), ...filler, user('third', true)] };
+    expect(cache.use(far).cache_read_input_tokens).toBe(1103);
+  });
+
   it('expires entries after their ttl (5 minutes by default, 1 hour when asked)', () => {
     let now = 0;
     const cache = new PromptCache(() => now);

@@ -2,7 +2,8 @@
  * Anthropic's prompt caching, simulated: a request marks cache breakpoints with `cache_control` on
  * tools, system blocks and message blocks (in that order). The prefix up to a breakpoint is cached
  * for its ttl (5 minutes, or 1 hour with `ttl: '1h'`) once a request carried it; a later request
- * with the same prefix reads the longest cached one (`cache_read_input_tokens`) and writes the rest up
+ * with the same prefix — ending at one of its breakpoints, or at one of the 20 blocks before one, as
+ * the API looks back — reads the longest cached one (`cache_read_input_tokens`) and writes the rest up
  * to its last breakpoint (`cache_creation_input_tokens`), split by ttl in `cache_creation` as the API
  * does: from the read up to the last one-hour breakpoint after it at the one-hour rate, the rest at
  * the five-minute rate. Prefixes under 1,024 tokens are not cached, as with the real API. Tokens are
@@ -24,12 +25,24 @@ export const MIN_CACHEABLE_TOKENS = 1024;
 export const MAX_BREAKPOINTS = 4;
 const TTL_MS = { '5m': 5 * 60_000, '1h': 60 * 60_000 } as const;
 const MAX_ENTRIES = 10_000;
+/** Block boundaries before a breakpoint that a read also checks ("about 20" in Anthropic's docs). */
+const LOOKBACK = 20;
 
 type Request = Pick<AnthropicCountTokensRequest, 'model' | 'system' | 'tools' | 'messages'>;
 type Marked = { cache_control?: { ttl?: '5m' | '1h' } | null };
 
+type Prefix = Pick<Request, 'tools' | 'system' | 'messages'>;
+
+/** The prompt up to and including one tool, system block or message block, in the API's order. */
+interface Boundary {
+  marked: Marked['cache_control'];
+  /** What this block adds to the prefix's cache key: the block without its marker, and where it sits. */
+  part: unknown;
+  prefixOf: () => Prefix;
+}
+
 interface Breakpoint {
-  key: string;
+  index: number;
   tokens: number;
   ttl: '5m' | '1h';
 }
@@ -52,17 +65,31 @@ export class PromptCache {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Reads and writes the cache for one request; the counts to report in its usage. */
+  /**
+   * Reads and writes the cache for one request; the counts to report in its usage. A read is the
+   * longest cached prefix ending at a breakpoint or at one of the LOOKBACK blocks before it, as the API
+   * checks earlier block boundaries: a conversation whose marker moves to its newest block each turn
+   * reads back what the turn before wrote.
+   */
   use(req: Request): CacheUse {
-    const points = breakpoints(req).filter((b) => b.tokens >= MIN_CACHEABLE_TOKENS);
-    if (points.length === 0) return unused();
+    const all = boundaries(req);
+    const points: Breakpoint[] = all.flatMap((b, index) =>
+      b.marked ? [{ index, tokens: tokensOf(b), ttl: b.marked.ttl === '1h' ? ('1h' as const) : ('5m' as const) }] : [],
+    );
+    const cached = points.filter((b) => b.tokens >= MIN_CACHEABLE_TOKENS);
+    if (cached.length === 0) return unused();
+    const candidates = new Set<number>();
+    for (const b of cached) for (let i = b.index; i >= Math.max(0, b.index - LOOKBACK); i--) candidates.add(i);
+    const keys = keysAt(req.model, all, candidates);
     const now = this.now();
     this.prune(now);
-    const hit = [...points].reverse().find((b) => (this.entries.get(b.key) ?? 0) > now);
-    const read = hit?.tokens ?? 0;
-    const last = points[points.length - 1];
-    for (const b of points) this.entries.set(b.key, now + TTL_MS[b.ttl]); // a read refreshes the ttl too
-    const hourUpTo = Math.max(read, ...points.filter((b) => b.ttl === '1h').map((b) => b.tokens));
+    const hit = [...candidates].sort((a, b) => b - a).find((i) => (this.entries.get(keys.get(i)!) ?? 0) > now);
+    const read = hit === undefined ? 0 : (cached.find((b) => b.index === hit)?.tokens ?? tokensOf(all[hit]));
+    const last = cached[cached.length - 1];
+    // A read refreshes the entry it read, as a write sets each breakpoint's.
+    if (hit !== undefined) this.entries.set(keys.get(hit)!, Math.max(this.entries.get(keys.get(hit)!)!, now + TTL_MS['5m']));
+    for (const b of cached) this.entries.set(keys.get(b.index)!, now + TTL_MS[b.ttl]);
+    const hourUpTo = Math.max(read, ...cached.filter((b) => b.ttl === '1h').map((b) => b.tokens));
     return {
       cache_read_input_tokens: read,
       cache_creation_input_tokens: last.tokens - read,
@@ -83,18 +110,40 @@ export class PromptCache {
   }
 }
 
-/** Every breakpoint of the request with the size of the prompt prefix it closes. */
-function breakpoints(req: Request): Breakpoint[] {
-  const out: Breakpoint[] = [];
+/**
+ * Every block boundary of the request, in order. No prefix is built here: built for every block, a
+ * request of n blocks (or tools) would copy n²/2 of them; only a breakpoint's (at most 4) and a read's
+ * are.
+ */
+function boundaries(req: Request): Boundary[] {
   const tools = req.tools ?? [];
-  const system = typeof req.system === 'string' ? undefined : req.system;
-  // Each breakpoint hashes and counts its whole prefix, so they are capped before any is built: n
-  // marked blocks would cost n²/2.
-  const markedIn = (items: readonly unknown[]) => items.filter((x) => (x as Marked).cache_control).length;
-  const found =
-    markedIn(tools) +
-    markedIn(system ?? []) +
-    req.messages.reduce((n, m) => n + (typeof m.content === 'string' ? 0 : markedIn(m.content)), 0);
+  const system = typeof req.system === 'string' ? [{ type: 'text' as const, text: req.system }] : (req.system ?? []);
+  const out: Boundary[] = [];
+  tools.forEach((tool, i) =>
+    out.push({
+      marked: (tool as Marked).cache_control,
+      part: ['tool', unmarked(tool)],
+      prefixOf: () => ({ tools: tools.slice(0, i + 1), messages: [] }),
+    }),
+  );
+  system.forEach((block, i) =>
+    out.push({
+      marked: (block as Marked).cache_control,
+      part: ['system', unmarked(block)],
+      prefixOf: () => ({ tools, system: typeof req.system === 'string' ? req.system : system.slice(0, i + 1), messages: [] }),
+    }),
+  );
+  req.messages.forEach((m, i) => {
+    const blocks: AnthropicContentBlock[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
+    blocks.forEach((block, j) =>
+      out.push({
+        marked: (block as Marked).cache_control,
+        part: ['message', i, m.role, unmarked(block)],
+        prefixOf: () => ({ tools, system: req.system, messages: [...req.messages.slice(0, i), { ...m, content: blocks.slice(0, j + 1) }] }),
+      }),
+    );
+  });
+  const found = out.filter((b) => b.marked).length;
   if (found > MAX_BREAKPOINTS) {
     throw new GatewayError({
       status: 400,
@@ -102,32 +151,28 @@ function breakpoints(req: Request): Breakpoint[] {
       message: `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${found}.`,
     });
   }
-  // The prefix is built only for a marked block: built for every block, a request of n unmarked
-  // blocks (or tools) would copy n²/2 of them.
-  const add = (marked: Marked, prefixOf: () => Pick<Request, 'tools' | 'system' | 'messages'>) => {
-    if (!marked.cache_control) return;
-    const prefix = prefixOf();
-    const key = createHash('sha1')
-      .update(JSON.stringify([req.model, prefix]))
-      .digest('hex');
-    const tokens = Math.max(
-      0,
-      countPromptTokens(promptMessages({ system: prefix.system, messages: prefix.messages })) - REPLY_PRIMING_TOKENS,
-    );
-    out.push({ key, tokens, ttl: marked.cache_control.ttl === '1h' ? '1h' : '5m' });
-  };
-  tools.forEach((tool, i) => add(tool as Marked, () => ({ tools: tools.slice(0, i + 1), messages: [] })));
-  (system ?? []).forEach((block, i) => add(block, () => ({ tools, system: system!.slice(0, i + 1), messages: [] })));
-  req.messages.forEach((m, i) => {
-    if (typeof m.content === 'string') return;
-    const blocks = m.content;
-    blocks.forEach((block: AnthropicContentBlock, j) => {
-      add(block as Marked, () => ({
-        tools,
-        system: req.system,
-        messages: [...req.messages.slice(0, i), { ...m, content: blocks.slice(0, j + 1) }],
-      }));
-    });
-  });
   return out;
+}
+
+/** A block as the cache keys it: the marker is where the prefix ends, not part of its content. */
+function unmarked(block: unknown): unknown {
+  return { ...(block as object), cache_control: undefined };
+}
+
+/** The size of the prompt prefix a boundary closes, by the shared estimator. */
+function tokensOf(boundary: Boundary): number {
+  const prefix = boundary.prefixOf();
+  return Math.max(0, countPromptTokens(promptMessages({ system: prefix.system, messages: prefix.messages })) - REPLY_PRIMING_TOKENS);
+}
+
+/** The cache key of the prefix ending at each wanted boundary: one running hash, read where wanted. */
+function keysAt(model: string, all: Boundary[], wanted: Set<number>): Map<number, string> {
+  const keys = new Map<number, string>();
+  const hash = createHash('sha1').update(JSON.stringify(model));
+  const end = Math.max(...wanted);
+  for (let i = 0; i <= end; i++) {
+    hash.update(JSON.stringify(all[i].part));
+    if (wanted.has(i)) keys.set(i, hash.copy().digest('hex'));
+  }
+  return keys;
 }
