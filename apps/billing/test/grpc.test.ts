@@ -107,6 +107,20 @@ test('every rpc works end to end, with int64 money as strings and errors as Gate
   expect(entry).toMatchObject({ request_id: 'g-3', cost_micros: '1500000' });
   expect(JSON.parse(entry.units.toString())).toEqual(usageEvent(acc.id, { request_id: 'g-3' }).units);
   expect(await client.GetAccount({ account_id: acc.id })).toMatchObject({ balance_usd: 2.5, reserved_usd: 0 });
+  const today = new Date().toISOString().slice(0, 10);
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  expect(await client.GetUsageSummary({ account_id: acc.id, from: today, to: tomorrow })).toEqual({
+    rows: [
+      {
+        date: entry.created_at.slice(0, 10),
+        model: 'gpt-test',
+        requests: '1',
+        input_tokens: entry.input_tokens,
+        output_tokens: entry.output_tokens,
+        cost_micros: '1500000',
+      },
+    ],
+  });
 
   // UpdateKey: absent fields stay; empty, an empty model list and 0 clear; a revoked key is not found.
   expect(await client.UpdateKey({ key_id: key.id, max_concurrency: 3 })).toMatchObject({

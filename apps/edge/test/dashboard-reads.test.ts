@@ -2,9 +2,10 @@
  * The dashboard's reads: a call listed in the usage is also in the balance shown beside it. The edge
  * runs in-process on a billing port whose settlement commits while the usage is being read, which is
  * the moment a page read side by side caught in CI (the call listed, the balance from before it).
+ * The usage table counts every call of its days, more than the one page of entries listUsage answers.
  */
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { AccountView, LedgerEntryView, UserView } from '@unigate/contracts';
+import type { AccountView, DailyModelUsage, DateRange, LedgerEntryView, UserView } from '@unigate/contracts';
 import { createLogger } from '@unigate/platform';
 import type { FastifyInstance } from 'fastify';
 import { createEdgeApp } from '../src/create-edge-app';
@@ -24,8 +25,15 @@ const ENTRY: LedgerEntryView = {
   created_at: new Date().toISOString(),
 };
 
+/** Calls made today: more than the newest entries billing's listUsage answers (USAGE_PAGE_LIMIT). */
+const CALLS_TODAY = 1_200;
+const USAGE_PAGE = 1_000;
+const DAY_MS = 86_400_000;
+const today = () => new Date().toISOString().slice(0, 10);
+
 let app: NestFastifyApplication;
 let fastify: FastifyInstance;
+const summaryRanges: DateRange[] = [];
 
 beforeAll(async () => {
   // One call, settled in the middle of the usage read: its entry and its charge commit together.
@@ -37,7 +45,22 @@ beforeAll(async () => {
     listUsage: async (): Promise<LedgerEntryView[]> => {
       await new Promise((resolve) => setImmediate(resolve));
       committed = true;
-      return [ENTRY];
+      const older = Array.from({ length: USAGE_PAGE - 1 }, (_, i) => ({ ...ENTRY, id: `older-${i}`, request_id: `older-${i}` }));
+      return [ENTRY, ...older];
+    },
+    // Billing sums every entry of the range, not only the page listUsage answers.
+    usageSummary: async (_accountId: string, range: DateRange): Promise<DailyModelUsage[]> => {
+      summaryRanges.push(range);
+      return [
+        {
+          date: today(),
+          model: ENTRY.model,
+          requests: CALLS_TODAY,
+          input_tokens: CALLS_TODAY * ENTRY.input_tokens,
+          output_tokens: CALLS_TODAY * ENTRY.output_tokens,
+          cost_micros: CALLS_TODAY * ENTRY.cost_micros,
+        },
+      ];
     },
   };
   app = (await createEdgeApp({
@@ -57,7 +80,8 @@ afterAll(async () => {
   await app?.close();
 });
 
-test('a call listed in the usage is in the balance beside it', async () => {
+/** Logs in and answers the session's cookies. */
+async function logIn(): Promise<string> {
   const form = await fastify.inject({ method: 'GET', url: '/login' });
   const csrf = /unigate_csrf=([\w-]+)/.exec(String(form.headers['set-cookie']))![1];
   const login = await fastify.inject({
@@ -67,12 +91,37 @@ test('a call listed in the usage is in the balance beside it', async () => {
     payload: `_csrf=${csrf}&email=${encodeURIComponent(USER.email)}&password=long+enough+password`,
   });
   expect(login.statusCode).toBe(303);
-  const session = String(login.headers['set-cookie'])
+  return String(login.headers['set-cookie'])
     .split(/,(?=\s*\w+=)/)
     .map((c) => c.split(';')[0].trim())
     .join('; ');
+}
+
+test('a call listed in the usage is in the balance beside it', async () => {
+  const session = await logIn();
   const page = await fastify.inject({ method: 'GET', url: '/dashboard', headers: { cookie: session } });
   expect(page.statusCode).toBe(200);
   expect(page.body).toContain('req-1');
   expect(page.body).toContain('id="balance">$4.99985<');
+});
+
+test("the usage table counts every call of the day, more than one page of listUsage's entries", async () => {
+  const page = await fastify.inject({ method: 'GET', url: '/dashboard', headers: { cookie: await logIn() } });
+  expect(page.statusCode).toBe(200);
+  const table = /<table id="usage">.*?<\/table>/s.exec(page.body)![0];
+  const rows = [...table.matchAll(/<tr><td>(.*?)<\/td><td>(.*?)<\/td><td class="num">(\d+)<\/td><td class="num">(\d+)<\/td>/g)];
+  expect(rows.map((r) => r.slice(1, 5))).toEqual([
+    [today(), ENTRY.model, String(CALLS_TODAY), String(CALLS_TODAY * (ENTRY.input_tokens + ENTRY.output_tokens))],
+  ]);
+  // The recent requests stay the newest of listUsage's entries.
+  const recent = /<table id="recent">.*?<\/table>/s.exec(page.body)![0];
+  expect([...recent.matchAll(/<td class="muted">(.*?)<\/td>/g)].map((r) => r[1])).toEqual([
+    'req-1',
+    ...Array.from({ length: 19 }, (_, i) => `older-${i}`),
+  ]);
+  // The last 30 days and today, as UTC dates ([from, to)).
+  expect(summaryRanges.at(-1)).toEqual({
+    from: new Date(Date.now() - 30 * DAY_MS).toISOString().slice(0, 10),
+    to: new Date(Date.now() + DAY_MS).toISOString().slice(0, 10),
+  });
 });

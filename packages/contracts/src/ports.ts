@@ -57,6 +57,11 @@ export interface BillingPort {
   listUsage(accountId: string): Promise<LedgerEntryView[]>;
   /** Balance, all-time usage and per-day usage in [from, to) (ISO dates), for the dashboard endpoints. */
   quota(accountId: string, range?: DateRange): Promise<QuotaView>;
+  /**
+   * Requests, tokens and cost per UTC day (of the entry's `created_at`) and model in [from, to),
+   * newest day first, then by model: every entry of the range, however many (the dashboard's table).
+   */
+  usageSummary(accountId: string, range: DateRange): Promise<DailyModelUsage[]>;
   /** The account's keys, newest first (no secrets), for the dashboard. */
   listKeys(accountId: string): Promise<KeyView[]>;
   /**
@@ -97,6 +102,17 @@ export interface QuotaView {
   used_micros: number;
   reserved_micros: number;
   daily: Array<{ date: string; charged_micros: number }>;
+}
+
+/** One row of BillingPort.usageSummary: an account's ledger entries of one UTC day and model. */
+export interface DailyModelUsage {
+  /** YYYY-MM-DD (UTC). */
+  date: string;
+  model: string;
+  requests: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_micros: number;
 }
 
 /** A file uploaded with a multipart request (image edits), carried to the service as bytes. */

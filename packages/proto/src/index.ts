@@ -76,6 +76,7 @@ export type { CreditReply__Output } from './generated/unigate/billing/v1/CreditR
 export type { LedgerEntry } from './generated/unigate/billing/v1/LedgerEntry';
 export type { UsageList__Output } from './generated/unigate/billing/v1/UsageList';
 export type { Quota__Output } from './generated/unigate/billing/v1/Quota';
+export type { UsageSummary__Output } from './generated/unigate/billing/v1/UsageSummary';
 export type { AccountMoneyReply__Output } from './generated/unigate/billing/v1/AccountMoneyReply';
 export type { KeyList__Output } from './generated/unigate/billing/v1/KeyList';
 export type { User__Output } from './generated/unigate/billing/v1/User';

@@ -11,6 +11,7 @@ import {
   type AccountView,
   type BillingPort,
   type CreateKey,
+  type DailyModelUsage,
   type DateRange,
   type KeyPrincipal,
   type KeySettingsView,
@@ -87,6 +88,11 @@ export class BillingService implements BillingPort {
     await this.live.written();
     const [ledger, reserved] = await Promise.all([this.ledger.quota(accountId, range), this.live.reserved(accountId)]);
     return { ...ledger, reserved_micros: reserved };
+  }
+
+  async usageSummary(accountId: string, range: DateRange): Promise<DailyModelUsage[]> {
+    await this.live.written();
+    return this.ledger.usageSummary(accountId, range);
   }
 
   listKeys(accountId: string): Promise<KeyView[]> {

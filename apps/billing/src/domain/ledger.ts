@@ -1,5 +1,5 @@
 /** Reading the ledger: an account's settled usage, newest first. */
-import { microsToUsd, type DateRange, type LedgerEntryView, type QuotaView } from '@unigate/contracts';
+import { microsToUsd, type DailyModelUsage, type DateRange, type LedgerEntryView, type QuotaView } from '@unigate/contracts';
 import { parseBigint } from '@unigate/platform/database';
 import type { DataSource } from 'typeorm';
 import { findAccount, readAccount } from './account-queries';
@@ -21,6 +21,37 @@ export class LedgerService {
       });
     });
     return rows.map(toView);
+  }
+
+  /**
+   * Per UTC day and model in [from, to), in one GROUP BY over every entry of the range (listUsage's
+   * page would cut it short). Days are of `created_at`, as the dashboard always showed them, so the
+   * range is read through ledger_entries_account_created_idx (account_id, created_at): only the
+   * range's rows, never the account's whole history.
+   */
+  async usageSummary(accountId: string, range: DateRange): Promise<DailyModelUsage[]> {
+    const rows = await this.ds.transaction(async (m) => {
+      await findAccount(m, accountId);
+      return m.query(
+        `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, model, count(*) AS requests,
+                sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens, sum(cost_micros) AS cost_micros
+         FROM billing.ledger_entries
+         WHERE account_id = $1 AND created_at >= $2::date AT TIME ZONE 'UTC' AND created_at < $3::date AT TIME ZONE 'UTC'
+         GROUP BY 1, 2
+         ORDER BY 1 DESC, 2`,
+        [accountId, range.from, range.to],
+      ) as Promise<
+        Array<{ date: string; model: string; requests: string; input_tokens: string; output_tokens: string; cost_micros: string }>
+      >;
+    });
+    return rows.map((r) => ({
+      date: r.date,
+      model: r.model,
+      requests: parseBigint(r.requests),
+      input_tokens: parseBigint(r.input_tokens),
+      output_tokens: parseBigint(r.output_tokens),
+      cost_micros: parseBigint(r.cost_micros),
+    }));
   }
 
   /** One consistent read of the ledger: balance, all-time charged money and per-day charges. */

@@ -98,6 +98,16 @@ export function billingGrpcHandlers(billing: BillingPort): BillingServiceHandler
         daily: q.daily.map((d) => ({ date: d.date, charged_micros: String(d.charged_micros) })),
       };
     }),
+    GetUsageSummary: unaryHandler(async (req) => ({
+      rows: (await billing.usageSummary(req.account_id, { from: req.from, to: req.to })).map((r) => ({
+        date: r.date,
+        model: r.model,
+        requests: String(r.requests),
+        input_tokens: String(r.input_tokens),
+        output_tokens: String(r.output_tokens),
+        cost_micros: String(r.cost_micros),
+      })),
+    })),
     ListKeys: unaryHandler(async (req) => ({
       keys: (await billing.listKeys(req.account_id)).map((k) => ({ ...k, name: k.name ?? '', revoked_at: k.revoked_at ?? '' })),
     })),

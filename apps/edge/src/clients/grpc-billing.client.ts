@@ -6,6 +6,7 @@ import {
   type AccountView,
   type BillingPort,
   type CreateKey,
+  type DailyModelUsage,
   type DateRange,
   type AccountMoney,
   type KeyPrincipal,
@@ -30,6 +31,7 @@ import type {
   SetAccountTierRequest__Output,
   Quota__Output,
   UsageList__Output,
+  UsageSummary__Output,
   User__Output,
   VerifyUserReply__Output,
 } from '@unigate/proto';
@@ -154,6 +156,18 @@ export class GrpcBillingClient implements BillingPort {
       reserved_micros: Number(q.reserved_micros),
       daily: q.daily.map((d) => ({ date: d.date, charged_micros: Number(d.charged_micros) })),
     };
+  }
+
+  async usageSummary(accountId: string, range: DateRange): Promise<DailyModelUsage[]> {
+    const reply = await this.call<UsageSummary__Output>('GetUsageSummary', { account_id: accountId, from: range.from, to: range.to });
+    return reply.rows.map((r) => ({
+      date: r.date,
+      model: r.model,
+      requests: Number(r.requests),
+      input_tokens: Number(r.input_tokens),
+      output_tokens: Number(r.output_tokens),
+      cost_micros: Number(r.cost_micros),
+    }));
   }
 
   async listKeys(accountId: string): Promise<KeyView[]> {

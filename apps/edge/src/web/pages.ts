@@ -1,6 +1,13 @@
 /** The dashboard's server-rendered pages: plain HTML and one stylesheet, no script. */
-import { microsToUsd, type AccountView, type KeyView, type LedgerEntryView, type UserView, type VideoTask } from '@unigate/contracts';
-import type { DayModelUsage } from './usage-summary';
+import {
+  microsToUsd,
+  type AccountView,
+  type DailyModelUsage,
+  type KeyView,
+  type LedgerEntryView,
+  type UserView,
+  type VideoTask,
+} from '@unigate/contracts';
 import type { VideoView } from './video-view';
 
 export function esc(value: unknown): string {
@@ -69,7 +76,7 @@ export interface DashboardView {
   csrf: string;
   account: AccountView;
   keys: KeyView[];
-  usage: DayModelUsage[];
+  usage: DailyModelUsage[];
   recent: LedgerEntryView[];
   /** The video cards' data; null when this gateway has no video service or it did not answer. */
   video: VideoView | null;

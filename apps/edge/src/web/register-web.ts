@@ -10,7 +10,6 @@ import type { Logger } from '@unigate/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { dashboardPage, loginPage, messagePage, signupPage, type DashboardView } from './pages';
 import { anonymousCsrf, csrfMatches, readCookies, CSRF_COOKIE, Sessions, type Session } from './sessions';
-import { usageByDayAndModel } from './usage-summary';
 import { loadVideoView } from './video-view';
 import { WEB_CSS } from './web.css';
 import { signupRefusal, type WebSettings } from './web-settings';
@@ -25,6 +24,9 @@ const LOGIN_WINDOW_MS = 15 * 60_000;
 export const SIGNUPS_PER_ADDRESS = 10;
 const SIGNUP_WINDOW_MS = 60 * 60_000;
 const RECENT_REQUESTS = 20;
+/** The usage table's days: today and the 30 before it (UTC). */
+const USAGE_DAYS = 30;
+const DAY_MS = 86_400_000;
 /** A sign-up, log-in or dashboard form's largest body (its fields are an email, a password, a name). */
 export const FORM_LIMIT_BYTES = 16_384;
 
@@ -69,14 +71,20 @@ export function registerWeb(fastify: FastifyInstance, deps: WebDeps): void {
 
   async function dashboard(reply: FastifyReply, session: Session, extra: Partial<DashboardView> = {}, status = 200) {
     const accountId = session.user.account_id;
+    const now = Date.now();
+    const range = {
+      from: new Date(now - USAGE_DAYS * DAY_MS).toISOString().slice(0, 10),
+      to: new Date(now + DAY_MS).toISOString().slice(0, 10),
+    };
     // The balance is read after the usage: a call's entry and its charge commit together, so a page
     // that lists a call shows the balance after it (read side by side, the balance could predate the
     // commit that the usage list already saw).
     const usageThenAccount = async () => {
-      const entries = await billing.listUsage(accountId);
-      return { entries, account: await billing.getAccount(accountId) };
+      // The table is summed by billing over every entry of the range; listUsage is a bounded page.
+      const [entries, usage] = await Promise.all([billing.listUsage(accountId), billing.usageSummary(accountId, range)]);
+      return { entries, usage, account: await billing.getAccount(accountId) };
     };
-    const [{ entries, account }, keys, video] = await Promise.all([
+    const [{ entries, usage, account }, keys, video] = await Promise.all([
       usageThenAccount(),
       billing.listKeys(accountId),
       loadVideoView(videoTasks, accountId, logger),
@@ -86,7 +94,7 @@ export function registerWeb(fastify: FastifyInstance, deps: WebDeps): void {
       csrf: session.csrf,
       account,
       keys,
-      usage: usageByDayAndModel(entries),
+      usage,
       recent: entries.slice(0, RECENT_REQUESTS),
       video,
     };

@@ -13,6 +13,7 @@ import type { CreatedKey as _unigate_billing_v1_CreatedKey, CreatedKey__Output a
 import type { CreditReply as _unigate_billing_v1_CreditReply, CreditReply__Output as _unigate_billing_v1_CreditReply__Output } from './unigate/billing/v1/CreditReply';
 import type { CreditRequest as _unigate_billing_v1_CreditRequest, CreditRequest__Output as _unigate_billing_v1_CreditRequest__Output } from './unigate/billing/v1/CreditRequest';
 import type { DailyCharge as _unigate_billing_v1_DailyCharge, DailyCharge__Output as _unigate_billing_v1_DailyCharge__Output } from './unigate/billing/v1/DailyCharge';
+import type { DailyModelUsage as _unigate_billing_v1_DailyModelUsage, DailyModelUsage__Output as _unigate_billing_v1_DailyModelUsage__Output } from './unigate/billing/v1/DailyModelUsage';
 import type { Empty as _unigate_billing_v1_Empty, Empty__Output as _unigate_billing_v1_Empty__Output } from './unigate/billing/v1/Empty';
 import type { KeyInfo as _unigate_billing_v1_KeyInfo, KeyInfo__Output as _unigate_billing_v1_KeyInfo__Output } from './unigate/billing/v1/KeyInfo';
 import type { KeyList as _unigate_billing_v1_KeyList, KeyList__Output as _unigate_billing_v1_KeyList__Output } from './unigate/billing/v1/KeyList';
@@ -28,6 +29,8 @@ import type { ReleaseHoldRequest as _unigate_billing_v1_ReleaseHoldRequest, Rele
 import type { SetAccountTierRequest as _unigate_billing_v1_SetAccountTierRequest, SetAccountTierRequest__Output as _unigate_billing_v1_SetAccountTierRequest__Output } from './unigate/billing/v1/SetAccountTierRequest';
 import type { UpdateKeyRequest as _unigate_billing_v1_UpdateKeyRequest, UpdateKeyRequest__Output as _unigate_billing_v1_UpdateKeyRequest__Output } from './unigate/billing/v1/UpdateKeyRequest';
 import type { UsageList as _unigate_billing_v1_UsageList, UsageList__Output as _unigate_billing_v1_UsageList__Output } from './unigate/billing/v1/UsageList';
+import type { UsageSummary as _unigate_billing_v1_UsageSummary, UsageSummary__Output as _unigate_billing_v1_UsageSummary__Output } from './unigate/billing/v1/UsageSummary';
+import type { UsageSummaryRequest as _unigate_billing_v1_UsageSummaryRequest, UsageSummaryRequest__Output as _unigate_billing_v1_UsageSummaryRequest__Output } from './unigate/billing/v1/UsageSummaryRequest';
 import type { User as _unigate_billing_v1_User, User__Output as _unigate_billing_v1_User__Output } from './unigate/billing/v1/User';
 import type { VerifyUserReply as _unigate_billing_v1_VerifyUserReply, VerifyUserReply__Output as _unigate_billing_v1_VerifyUserReply__Output } from './unigate/billing/v1/VerifyUserReply';
 import type { VerifyUserRequest as _unigate_billing_v1_VerifyUserRequest, VerifyUserRequest__Output as _unigate_billing_v1_VerifyUserRequest__Output } from './unigate/billing/v1/VerifyUserRequest';
@@ -52,6 +55,7 @@ export interface ProtoGrpcType {
         CreditReply: MessageTypeDefinition<_unigate_billing_v1_CreditReply, _unigate_billing_v1_CreditReply__Output>
         CreditRequest: MessageTypeDefinition<_unigate_billing_v1_CreditRequest, _unigate_billing_v1_CreditRequest__Output>
         DailyCharge: MessageTypeDefinition<_unigate_billing_v1_DailyCharge, _unigate_billing_v1_DailyCharge__Output>
+        DailyModelUsage: MessageTypeDefinition<_unigate_billing_v1_DailyModelUsage, _unigate_billing_v1_DailyModelUsage__Output>
         Empty: MessageTypeDefinition<_unigate_billing_v1_Empty, _unigate_billing_v1_Empty__Output>
         KeyInfo: MessageTypeDefinition<_unigate_billing_v1_KeyInfo, _unigate_billing_v1_KeyInfo__Output>
         KeyList: MessageTypeDefinition<_unigate_billing_v1_KeyList, _unigate_billing_v1_KeyList__Output>
@@ -67,6 +71,8 @@ export interface ProtoGrpcType {
         SetAccountTierRequest: MessageTypeDefinition<_unigate_billing_v1_SetAccountTierRequest, _unigate_billing_v1_SetAccountTierRequest__Output>
         UpdateKeyRequest: MessageTypeDefinition<_unigate_billing_v1_UpdateKeyRequest, _unigate_billing_v1_UpdateKeyRequest__Output>
         UsageList: MessageTypeDefinition<_unigate_billing_v1_UsageList, _unigate_billing_v1_UsageList__Output>
+        UsageSummary: MessageTypeDefinition<_unigate_billing_v1_UsageSummary, _unigate_billing_v1_UsageSummary__Output>
+        UsageSummaryRequest: MessageTypeDefinition<_unigate_billing_v1_UsageSummaryRequest, _unigate_billing_v1_UsageSummaryRequest__Output>
         User: MessageTypeDefinition<_unigate_billing_v1_User, _unigate_billing_v1_User__Output>
         VerifyUserReply: MessageTypeDefinition<_unigate_billing_v1_VerifyUserReply, _unigate_billing_v1_VerifyUserReply__Output>
         VerifyUserRequest: MessageTypeDefinition<_unigate_billing_v1_VerifyUserRequest, _unigate_billing_v1_VerifyUserRequest__Output>

@@ -23,6 +23,8 @@ import type { ReleaseHoldRequest as _unigate_billing_v1_ReleaseHoldRequest, Rele
 import type { SetAccountTierRequest as _unigate_billing_v1_SetAccountTierRequest, SetAccountTierRequest__Output as _unigate_billing_v1_SetAccountTierRequest__Output } from '../../../unigate/billing/v1/SetAccountTierRequest';
 import type { UpdateKeyRequest as _unigate_billing_v1_UpdateKeyRequest, UpdateKeyRequest__Output as _unigate_billing_v1_UpdateKeyRequest__Output } from '../../../unigate/billing/v1/UpdateKeyRequest';
 import type { UsageList as _unigate_billing_v1_UsageList, UsageList__Output as _unigate_billing_v1_UsageList__Output } from '../../../unigate/billing/v1/UsageList';
+import type { UsageSummary as _unigate_billing_v1_UsageSummary, UsageSummary__Output as _unigate_billing_v1_UsageSummary__Output } from '../../../unigate/billing/v1/UsageSummary';
+import type { UsageSummaryRequest as _unigate_billing_v1_UsageSummaryRequest, UsageSummaryRequest__Output as _unigate_billing_v1_UsageSummaryRequest__Output } from '../../../unigate/billing/v1/UsageSummaryRequest';
 import type { User as _unigate_billing_v1_User, User__Output as _unigate_billing_v1_User__Output } from '../../../unigate/billing/v1/User';
 import type { VerifyUserReply as _unigate_billing_v1_VerifyUserReply, VerifyUserReply__Output as _unigate_billing_v1_VerifyUserReply__Output } from '../../../unigate/billing/v1/VerifyUserReply';
 import type { VerifyUserRequest as _unigate_billing_v1_VerifyUserRequest, VerifyUserRequest__Output as _unigate_billing_v1_VerifyUserRequest__Output } from '../../../unigate/billing/v1/VerifyUserRequest';
@@ -90,6 +92,15 @@ export interface BillingServiceClient extends grpc.Client {
   getQuota(argument: _unigate_billing_v1_QuotaRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_Quota__Output>): grpc.ClientUnaryCall;
   getQuota(argument: _unigate_billing_v1_QuotaRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_Quota__Output>): grpc.ClientUnaryCall;
   getQuota(argument: _unigate_billing_v1_QuotaRequest, callback: grpc.requestCallback<_unigate_billing_v1_Quota__Output>): grpc.ClientUnaryCall;
+  
+  GetUsageSummary(argument: _unigate_billing_v1_UsageSummaryRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_UsageSummary__Output>): grpc.ClientUnaryCall;
+  GetUsageSummary(argument: _unigate_billing_v1_UsageSummaryRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_UsageSummary__Output>): grpc.ClientUnaryCall;
+  GetUsageSummary(argument: _unigate_billing_v1_UsageSummaryRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_UsageSummary__Output>): grpc.ClientUnaryCall;
+  GetUsageSummary(argument: _unigate_billing_v1_UsageSummaryRequest, callback: grpc.requestCallback<_unigate_billing_v1_UsageSummary__Output>): grpc.ClientUnaryCall;
+  getUsageSummary(argument: _unigate_billing_v1_UsageSummaryRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_UsageSummary__Output>): grpc.ClientUnaryCall;
+  getUsageSummary(argument: _unigate_billing_v1_UsageSummaryRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_UsageSummary__Output>): grpc.ClientUnaryCall;
+  getUsageSummary(argument: _unigate_billing_v1_UsageSummaryRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_UsageSummary__Output>): grpc.ClientUnaryCall;
+  getUsageSummary(argument: _unigate_billing_v1_UsageSummaryRequest, callback: grpc.requestCallback<_unigate_billing_v1_UsageSummary__Output>): grpc.ClientUnaryCall;
   
   ListKeys(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_KeyList__Output>): grpc.ClientUnaryCall;
   ListKeys(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_KeyList__Output>): grpc.ClientUnaryCall;
@@ -180,6 +191,8 @@ export interface BillingServiceHandlers extends grpc.UntypedServiceImplementatio
   
   GetQuota: grpc.handleUnaryCall<_unigate_billing_v1_QuotaRequest__Output, _unigate_billing_v1_Quota>;
   
+  GetUsageSummary: grpc.handleUnaryCall<_unigate_billing_v1_UsageSummaryRequest__Output, _unigate_billing_v1_UsageSummary>;
+  
   ListKeys: grpc.handleUnaryCall<_unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_KeyList>;
   
   ListUsage: grpc.handleUnaryCall<_unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_UsageList>;
@@ -206,6 +219,7 @@ export interface BillingServiceDefinition extends grpc.ServiceDefinition {
   GetAccount: MethodDefinition<_unigate_billing_v1_AccountRef, _unigate_billing_v1_Account, _unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_Account__Output>
   GetAccountMoney: MethodDefinition<_unigate_billing_v1_AccountRef, _unigate_billing_v1_AccountMoneyReply, _unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_AccountMoneyReply__Output>
   GetQuota: MethodDefinition<_unigate_billing_v1_QuotaRequest, _unigate_billing_v1_Quota, _unigate_billing_v1_QuotaRequest__Output, _unigate_billing_v1_Quota__Output>
+  GetUsageSummary: MethodDefinition<_unigate_billing_v1_UsageSummaryRequest, _unigate_billing_v1_UsageSummary, _unigate_billing_v1_UsageSummaryRequest__Output, _unigate_billing_v1_UsageSummary__Output>
   ListKeys: MethodDefinition<_unigate_billing_v1_AccountRef, _unigate_billing_v1_KeyList, _unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_KeyList__Output>
   ListUsage: MethodDefinition<_unigate_billing_v1_AccountRef, _unigate_billing_v1_UsageList, _unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_UsageList__Output>
   RegisterUser: MethodDefinition<_unigate_billing_v1_RegisterUserRequest, _unigate_billing_v1_User, _unigate_billing_v1_RegisterUserRequest__Output, _unigate_billing_v1_User__Output>
