@@ -170,6 +170,12 @@ test('while a charge could live in memory only (commits and journal appends both
     await expect(admit('memory-only-2', 1_000)).rejects.toMatchObject({ status: 503, code: 'service_unavailable', retryAfter: 5 });
     // A call that holds nothing has no charge to lose.
     (await admit('memory-only-free', 0)).finish();
+    // The disk has room for the journal again while the database stays broken: refused calls append
+    // nothing, so the refusal probes the disk itself (at most once a second) and lifts.
+    jest.spyOn(LedgerJournal.prototype, 'append').mockRestore();
+    probe.mockReturnValue(true);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    (await admit('memory-only-journal-back', 1_000)).refund();
   } finally {
     jest.restoreAllMocks();
     probe.mockRestore();

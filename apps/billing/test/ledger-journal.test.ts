@@ -73,14 +73,15 @@ test('a killed process leaves its open segment: the next start reads every entry
   next.close();
 });
 
-test('a short write (a full disk) loses only its own line: the next append starts on a new one', () => {
+test('a short write (a full disk) fails its append and loses only its own line: the next append starts on a new one', () => {
   const journal = new LedgerJournal(dir, 1_000);
   const write = fs.writeSync;
   const firstTenBytes = (fd: number, bytes: unknown) => write(fd, (bytes as Buffer).subarray(0, 10));
   // The disk is full for two appends: only the first ten bytes of each reach the file.
   const short = jest.spyOn(fs, 'writeSync').mockImplementationOnce(firstTenBytes).mockImplementationOnce(firstTenBytes);
-  journal.append(row(1));
-  journal.append(row(2));
+  // The line is not crash-safe: the append fails, as when the write throws.
+  expect(() => journal.append(row(1))).toThrow(/short write \(10 of \d+ bytes\)/);
+  expect(() => journal.append(row(2))).toThrow(/short write/);
   short.mockRestore();
   journal.append(row(3));
   journal.append(row(4));

@@ -114,6 +114,8 @@ export class EmbeddedLedger implements LiveMoney {
   private unwritten?: string;
   /** The last journal append failed (a full disk): charges since are not crash-safe until one succeeds. */
   private journalFailing = false;
+  /** When journalStillFailing() last probed the disk (performance.now()). */
+  private journalProbedAt = -Infinity;
 
   private readonly maintenance: NodeJS.Timeout;
   /** Ledger entries written since the ledger was last analyzed, and its row count then (undefined: not read yet). */
@@ -346,8 +348,22 @@ export class EmbeddedLedger implements LiveMoney {
    * succeeds lifts it, and the retry timer keeps trying with no traffic.
    */
   refusal(): GatewayError | undefined {
-    if (this.unwritten === undefined || (this.journal && !this.journalFailing)) return undefined;
+    if (this.unwritten === undefined || (this.journal && !this.journalStillFailing())) return undefined;
     return errors.unavailable('The ledger cannot record charges right now (its storage is failing); retry shortly.', 5);
+  }
+
+  /**
+   * Whether the last append's failure still holds: refused calls append nothing that could clear it,
+   * so the disk is probed again, at most once a second (a database that stays broken would otherwise
+   * keep every billable call refused after the disk had room for the journal again).
+   */
+  private journalStillFailing(): boolean {
+    if (!this.journalFailing) return false;
+    const now = performance.now();
+    if (now - this.journalProbedAt < 1000) return true;
+    this.journalProbedAt = now;
+    if (this.journal?.writable()) this.journalFailing = false;
+    return this.journalFailing;
   }
 
   /** Ledger reads (quota, usage lists) wait for this: they see every charge taken before them. */

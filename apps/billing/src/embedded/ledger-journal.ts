@@ -87,6 +87,8 @@ export class LedgerJournal {
     const written = writeSync(this.fd, bytes);
     this.size += written;
     this.torn = written < bytes.length;
+    // A line cut short is not crash-safe: a failed append, as when the write throws.
+    if (this.torn) throw Object.assign(new Error(`ledger journal: short write (${written} of ${bytes.length} bytes)`), { code: 'ENOSPC' });
     return this.seq;
   }
 
