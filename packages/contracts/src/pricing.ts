@@ -120,6 +120,12 @@ export function costMicros(prices: Prices, u: Usage): number {
   );
 }
 
+/** Whether a one-hour cache write costs more than a five-minute one: only then does a plan look for a ttl of "1h". */
+export function oneHourWritesDearer(prices: Prices): boolean {
+  const { write5m, write1h } = cacheWritePrices(prices);
+  return write1h > write5m;
+}
+
 /** A five-minute cache write defaults to plain input, a one-hour one to the five-minute write price. */
 function cacheWritePrices(prices: Prices): { write5m: number; write1h: number } {
   const write5m = prices.cache_write_input_per_mtok ?? prices.input_per_mtok;
@@ -137,8 +143,7 @@ export function holdMicros(prices: Prices, worst: Usage): number {
   const written = (worst.input_tokens ?? 0) - (worst.cached_input_tokens ?? 0);
   const { write5m, write1h } = cacheWritePrices(prices);
   const oneHour = (worst.cache_write_1h_input_tokens ?? 0) > 0 && write1h > write5m;
-  if ((oneHour ? write1h : write5m) <= prices.input_per_mtok || written <= 0)
-    return costMicros(prices, { ...worst, cache_write_1h_input_tokens: undefined });
+  if ((oneHour ? write1h : write5m) <= prices.input_per_mtok || written <= 0) return costMicros(prices, worst); // a one-hour mark without writes is priced at nothing (splitPrompt)
   return costMicros(prices, { ...worst, cache_write_input_tokens: written, cache_write_1h_input_tokens: oneHour ? written : undefined });
 }
 

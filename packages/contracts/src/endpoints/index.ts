@@ -16,6 +16,7 @@ export { planChatCompletion, worstCaseUsage, outputCeiling, DEFAULT_OUTPUT_CAP }
 export { MODEL_RULES, EVERY_MODEL, type ModelRuleSet } from './chat-completions/rules-by-model';
 export type { ChatRule, ChatRuleInput } from './chat-completions/chat-rule';
 export { messagesSpec, countTokensSpec } from './messages/endpoint';
+export { someBlock } from './one-hour-cache';
 export { responsesSpec, responseIdFor, responseFailure } from './responses/endpoint';
 export * from './embeddings/endpoint';
 export * from './speech/endpoint';

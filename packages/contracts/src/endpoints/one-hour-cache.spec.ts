@@ -48,6 +48,16 @@ describe('a request asking for one-hour prompt-cache writes', () => {
       { role: 'user', content: [result] },
     ];
     expect(messagesAskOneHourCache(messages({ messages: turns }))).toBe(true);
+    // Nested deeper: a document's own blocks, a search result's in a tool result, a document in one.
+    const document = { type: 'document', source: { type: 'content', content: text(hour) } };
+    expect(messagesAskOneHourCache(messages({ messages: [{ role: 'user', content: [document] }] }))).toBe(true);
+    const search = { type: 'search_result', source: 'https://example.com', title: 't', content: text(hour) };
+    const withSearch = [...turns.slice(0, 2), { role: 'user', content: [{ ...result, content: [search] }] }];
+    expect(messagesAskOneHourCache(messages({ messages: withSearch }))).toBe(true);
+    const withDocument = [...turns.slice(0, 2), { role: 'user', content: [{ ...result, content: [document] }] }];
+    expect(messagesAskOneHourCache(messages({ messages: withDocument }))).toBe(true);
+    const fiveMinuteDocument = { type: 'document', source: { type: 'content', content: text(fiveMinutes) } };
+    expect(messagesAskOneHourCache(messages({ messages: [{ role: 'user', content: [fiveMinuteDocument] }] }))).toBe(false);
   });
 
   it('is found on a chat message or on a text or image part of its content', () => {

@@ -6,7 +6,7 @@
  */
 import type { ModelInfo } from '../../catalog';
 import { requestedMaxTokens, type ChatCompletionRequest } from '../../chat';
-import type { Usage } from '../../pricing';
+import { oneHourWritesDearer, type Usage } from '../../pricing';
 import { countPromptTokens, countTextTokens } from '../../tokens';
 import { chatAsksOneHourCache } from '../one-hour-cache';
 import type { ChatRuleInput } from './chat-rule';
@@ -57,7 +57,7 @@ export function planChatCompletion(model: ModelInfo, body: ChatCompletionRequest
     requested !== undefined
       ? outputCeiling(model, requested)
       : (holdOutputCap(model, set?.holdOutputCap, promptTokens) ?? model.max_output_tokens ?? DEFAULT_OUTPUT_CAP);
-  return worstCaseUsage(promptTokens(), perCandidate * (body.n ?? 1), chatAsksOneHourCache(body));
+  return worstCaseUsage(promptTokens(), perCandidate * (body.n ?? 1), oneHourWritesDearer(model.prices) && chatAsksOneHourCache(body));
 }
 
 /** A model cannot produce more than its catalogue output limit, whatever max_tokens asks for. */

@@ -6,7 +6,7 @@
 import type { AnthropicMessagesRequest } from '../../anthropic';
 import type { ModelInfo } from '../../catalog';
 import { errors } from '../../errors';
-import type { Usage } from '../../pricing';
+import { oneHourWritesDearer, type Usage } from '../../pricing';
 import { countAnthropicPromptTokens } from '../../tokens';
 import { outputCeiling, worstCaseUsage } from '../chat-completions/chat-plan';
 import { messagesAskOneHourCache } from '../one-hour-cache';
@@ -20,5 +20,5 @@ export function planMessages(model: ModelInfo, req: AnthropicMessagesRequest): U
       'context_length_exceeded',
     );
   }
-  return worstCaseUsage(prompt, outputCeiling(model, req.max_tokens), messagesAskOneHourCache(req));
+  return worstCaseUsage(prompt, outputCeiling(model, req.max_tokens), oneHourWritesDearer(model.prices) && messagesAskOneHourCache(req));
 }

@@ -23,6 +23,7 @@
  */
 import {
   errors,
+  someBlock,
   type AnthropicContentBlock,
   type AnthropicMessageParam,
   type AnthropicMessagesRequest,
@@ -104,8 +105,9 @@ export function chatToAnthropicRequest(chat: ChatCompletionRequest, opts: ChatTo
 
 const EPHEMERAL = { type: 'ephemeral' as const };
 
+/** A client's own breakpoint in the message, nested ones included (a tool message's parts sit in its tool_result). */
 function hasBreakpoint(m: AnthropicMessageParam): boolean {
-  return typeof m.content !== 'string' && m.content.some((b) => (b as { cache_control?: unknown }).cache_control);
+  return typeof m.content !== 'string' && someBlock(m.content, (b) => Boolean((b as { cache_control?: unknown } | null)?.cache_control));
 }
 
 /**

@@ -183,11 +183,19 @@ describe('chatToAnthropicRequest', () => {
 
     it("counts as the client's own breakpoint: a prompt_cache_key then marks nothing more", () => {
       const question = { role: 'user', content: 'and now?' };
+      // A tool message's marked part, nested in its tool_result, counts too.
+      const call = {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+      };
+      const toolResult = { role: 'tool', tool_call_id: 'c1', content: [{ type: 'text', text: 'found', cache_control: ephemeral }] };
       for (const marked of [
-        { role: 'system', content: [{ type: 'text', text: 'rules', cache_control: ephemeral }] },
-        { role: 'user', content: [{ type: 'text', text: 'context', cache_control: ephemeral }] },
+        [{ role: 'system', content: [{ type: 'text', text: 'rules', cache_control: ephemeral }] }],
+        [{ role: 'user', content: [{ type: 'text', text: 'context', cache_control: ephemeral }] }],
+        [{ role: 'user', content: 'look it up' }, call, toolResult],
       ]) {
-        const { body } = chatToAnthropicRequest(parsed({ messages: [marked, question], prompt_cache_key: 'k' }), { model: 'm' });
+        const { body } = chatToAnthropicRequest(parsed({ messages: [...marked, question], prompt_cache_key: 'k' }), { model: 'm' });
         // The client's mark is the only one: the end of the prompt is not marked as well.
         expect(JSON.stringify(body).match(/cache_control/g)).toHaveLength(1);
         const end = body.messages.at(-1)!.content;
