@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { ChatMessage } from './chat';
 import {
+  countAnthropicPromptTokens,
   countPromptTokens,
   countTextTokens,
   IMAGE_BLOCK_TOKENS,
@@ -177,5 +178,33 @@ describe('countPromptTokens', () => {
   it('is the fixed overhead for empty contents', () => {
     expect(countPromptTokens([])).toBe(REPLY_PRIMING_TOKENS);
     expect(countPromptTokens([{ role: 'user', content: '' }])).toBe(overhead(1));
+  });
+});
+
+describe('countAnthropicPromptTokens', () => {
+  const prompt = (block: { type: string } & Record<string, unknown>) =>
+    countAnthropicPromptTokens({ messages: [{ content: [block] }] }) - REPLY_PRIMING_TOKENS - MESSAGE_OVERHEAD_TOKENS;
+  const text = 'lorem ipsum dolor sit amet '.repeat(10_000);
+
+  it('counts a document by its text or its blocks: a fixed cost would hold a long text far below its charge', () => {
+    expect(prompt({ type: 'document', source: { type: 'text', media_type: 'text/plain', data: text }, title: 'T' })).toBe(
+      countTextTokens(text) + countTextTokens('T'),
+    );
+    const blocks = [
+      { type: 'text', text },
+      { type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } },
+    ];
+    expect(prompt({ type: 'document', source: { type: 'content', content: blocks } })).toBe(countTextTokens(text) + IMAGE_BLOCK_TOKENS);
+    // A PDF (or a URL) has no text to count here: an image's fixed cost.
+    expect(prompt({ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' } })).toBe(
+      IMAGE_BLOCK_TOKENS,
+    );
+  });
+
+  it('counts a search result by its title, source and blocks, also inside a tool result', () => {
+    const search = { type: 'search_result', source: 'https://example.com', title: 'Found', content: [{ type: 'text', text }] };
+    const own = countTextTokens('https://example.com') + countTextTokens('Found') + countTextTokens(text);
+    expect(prompt(search)).toBe(own);
+    expect(prompt({ type: 'tool_result', tool_use_id: 't', content: [search] })).toBe(MESSAGE_OVERHEAD_TOKENS + own);
   });
 });

@@ -197,8 +197,11 @@ function anthropicBlockTokens(block: { type: string } & Record<string, unknown>)
     case 'thinking':
       return countTextTokens(String(block.thinking ?? ''));
     case 'image':
-    case 'document':
       return IMAGE_BLOCK_TOKENS;
+    case 'document':
+      return documentTokens(block);
+    case 'search_result':
+      return countTextTokens(String(block.title ?? '')) + countTextTokens(String(block.source ?? '')) + nestedBlockTokens(block.content);
     case 'tool_use':
       return countTextTokens(String(block.name ?? '')) + countTextTokens(JSON.stringify(block.input ?? {}));
     case 'tool_result': {
@@ -213,6 +216,26 @@ function anthropicBlockTokens(block: { type: string } & Record<string, unknown>)
     default:
       return 0;
   }
+}
+
+/**
+ * A document by what it holds: a plain-text one by its text, one of content blocks by those blocks
+ * (a fixed cost would hold a 150,000-word text as a few hundred tokens, far below its charge). A PDF
+ * or a URL has no text to count here: the fixed cost of an image.
+ */
+function documentTokens(block: Record<string, unknown>): number {
+  const source = block.source as { type?: unknown; data?: unknown; content?: unknown } | null | undefined;
+  const about = countTextTokens(String(block.title ?? '')) + countTextTokens(String(block.context ?? ''));
+  if (source?.type === 'text') return about + countTextTokens(String(source.data ?? ''));
+  if (source?.type === 'content') return about + nestedBlockTokens(source.content);
+  return about + IMAGE_BLOCK_TOKENS;
+}
+
+/** Blocks nested in a block (a document's or a search result's content): a string, or blocks. */
+function nestedBlockTokens(content: unknown): number {
+  if (typeof content === 'string') return countTextTokens(content);
+  if (!Array.isArray(content)) return 0;
+  return content.reduce((n: number, b: { type: string } & Record<string, unknown>) => n + anthropicBlockTokens(b), 0);
 }
 
 /**
