@@ -163,7 +163,7 @@ export async function launchEmbeddedPostgres(
           unlock();
           // A cluster that was there and Postgres cannot open. One this start made is not the
           // directory's damage (a bad template, say): that keeps Postgres' words alone.
-          throw !fresh && err instanceof ClusterOpenError ? damagedCluster(dir, err.postgres) : err;
+          throw !fresh && err instanceof ClusterOpenError ? clusterOpenFailure(dir, err.postgres) : err;
         },
       ),
     };
@@ -279,14 +279,25 @@ function refuseDamagedCluster(dir: string): void {
 }
 
 /**
- * A cluster Postgres could not open (a truncated pg_control, a WAL segment gone or garbled): nothing
- * is repaired or replaced, since a repair (pg_resetwal) or a new cluster would lose ledger entries
- * without saying which.
+ * Why an existing cluster did not open, for the operator. A full disk or a permission refused (a
+ * crash's recovery writes before it opens) is the host's, not the data's: the cluster is fine and
+ * the message says what to fix. Anything else is damage (a truncated pg_control, a WAL segment gone
+ * or garbled): nothing is repaired or replaced, since a repair (pg_resetwal) or a new cluster would
+ * lose ledger entries without saying which.
  */
-function damagedCluster(dir: string, postgres: string[]): Error {
+export function clusterOpenFailure(dir: string, postgres: string[]): Error {
+  const said = `(Postgres: ${postgres.join('; ')})`;
+  const host = postgres.join('\n');
+  if (/No space left on device|Disk quota exceeded/i.test(host))
+    return new Error(
+      `data directory ${dir}: the embedded database could not be opened: its disk is full ${said}. Nothing in it was changed. Free some space and start again`,
+    );
+  if (/Permission denied|Read-only file system/i.test(host))
+    return new Error(
+      `data directory ${dir}: the embedded database could not be opened: its files cannot be written ${said}. Nothing in it was changed. Give the gateway's user write access to the directory (or mount it read-write) and start again`,
+    );
   return new Error(
-    `data directory ${dir}: the embedded database there is damaged and could not be opened ` +
-      `(Postgres: ${postgres.join('; ')}). Nothing in it was changed. Restore the directory from a backup ` +
+    `data directory ${dir}: the embedded database there is damaged and could not be opened ${said}. Nothing in it was changed. Restore the directory from a backup ` +
       `(docs/operations.md); or move it aside, keeping it, and start again with an empty one (no accounts, keys or balances)`,
   );
 }
