@@ -100,7 +100,7 @@ describe('telemetry', () => {
     expect(query).toBe('expires=1796180415&signature=REDACTED&X-Amz-Signature=REDACTED');
   });
 
-  it("keeps query values (a webhook's token, an upstream key) out of an outgoing call's span, names kept", async () => {
+  it("keeps query values (a webhook's token, an upstream key) out of an outgoing call's span, names kept, and a signed webhook's path", async () => {
     const server: Server = createServer((_req, res) => res.end('ok'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -115,13 +115,18 @@ describe('telemetry', () => {
         // Node's fetch is undici too: both publish the diagnostics channels the instrumentation reads.
         await (await fetch(`${base}/hooks/video?token=hunter2&tenant=t-1&token=second`, { method: 'POST', body: '{}' })).text();
         await (await fetch(`${base}/v1/chat/completions`, { method: 'POST', body: '{}' })).text();
+        // A signed webhook delivery to a hook whose token is its path (Slack's, Discord's).
+        const signed = { 'webhook-id': 'msg_1', 'webhook-timestamp': '1', 'webhook-signature': 'v1,abc' };
+        await (await fetch(`${base}/services/T1/B2/hook-secret`, { method: 'POST', body: '{}', headers: signed })).text();
         return exporter.getFinishedSpans().map((span) => span.attributes);
       });
-      expect(spans).toHaveLength(2);
+      expect(spans).toHaveLength(3);
       expect(spans[0]['url.full']).toBe(`${base}/hooks/video?token=REDACTED&tenant=REDACTED&token=REDACTED`);
       expect(spans[0]['url.query']).toBe('?token=REDACTED&tenant=REDACTED&token=REDACTED');
       expect(JSON.stringify(spans)).not.toContain('hunter2');
       expect(spans[1]['url.full']).toBe(`${base}/v1/chat/completions`);
+      expect(spans[2]).toMatchObject({ 'url.full': `${base}/REDACTED`, 'url.path': '/REDACTED' });
+      expect(JSON.stringify(spans)).not.toContain('hook-secret');
     } finally {
       server.close();
     }

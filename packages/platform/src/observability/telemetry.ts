@@ -32,18 +32,29 @@ export const REDACTED_QUERY_PARAMS = [
 /**
  * An outgoing call's URL attributes with every query value REDACTED (the names stay): a webhook URL is
  * the client's own and often carries its token in the query, and an upstream base URL may carry a key.
- * Returned from undici's startSpanHook, whose attributes replace the ones the instrumentation set.
+ * A signed webhook delivery (standard-webhooks' `webhook-signature`) keeps its path out too: Slack's
+ * and Discord's hooks carry their token in it. Returned from undici's startSpanHook, whose attributes
+ * replace the ones the instrumentation set.
  */
-export function outgoingUrlAttributes(request: { origin: string; path: string }): Attributes {
+export function outgoingUrlAttributes(request: { origin: string; path: string; headers?: unknown }): Attributes {
   let url: URL;
   try {
     url = new URL(request.path, request.origin);
   } catch {
     return {}; // the instrumentation skips a request it cannot parse either
   }
-  if (!url.search) return {};
+  const webhook = hasHeader(request.headers, 'webhook-signature');
+  if (!url.search && !webhook) return {};
   url.search = new URLSearchParams([...url.searchParams.keys()].map((name): [string, string] => [name, 'REDACTED'])).toString();
-  return { 'url.full': url.toString(), 'url.query': url.search };
+  if (webhook) url.pathname = '/REDACTED';
+  return { 'url.full': url.toString(), 'url.path': url.pathname, 'url.query': url.search };
+}
+
+/** undici hands a request's headers to diagnostics as `name: value` lines or as [name, value, …]. */
+function hasHeader(headers: unknown, name: string): boolean {
+  if (typeof headers === 'string') return headers.toLowerCase().includes(`${name}:`);
+  if (Array.isArray(headers)) for (let i = 0; i < headers.length; i += 2) if (String(headers[i]).toLowerCase() === name) return true;
+  return false;
 }
 
 const ENABLED = [
