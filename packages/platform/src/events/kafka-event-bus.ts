@@ -566,13 +566,14 @@ export class KafkaEventBus implements EventBus {
     const failureKey = `${topic}:${partition}`;
     const events: BusEvent[] = [];
     const spans: Span[] = [];
+    // The span names the topic as Kafka knows it, as the publisher's span (kafkajs instrumentation) does.
+    const physical = this.name(topic);
     for (const m of slice) {
       try {
         const payload: unknown = JSON.parse(m.value?.toString('utf8') ?? 'null');
         const headers = decodeHeaders(m.headers);
         events.push({ payload, meta: { topic, key: m.key?.toString('utf8') ?? '', headers } });
-        // The span names the topic as Kafka knows it, as the publisher's span (kafkajs instrumentation) does.
-        spans.push(consumerSpan(this.name(topic), headers, slice.length));
+        spans.push(consumerSpan(physical, headers, slice.length));
       } catch (err) {
         this.opts.logger.error({ err, topic, partition, offset: m.offset }, 'dropping an event that is not JSON');
       }
