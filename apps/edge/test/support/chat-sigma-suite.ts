@@ -140,6 +140,39 @@ export function chatSigmaSuite(start: () => Promise<Stack>) {
     expect(await (await fetch(`${stack.simUrl}/_sim/requests`)).text()).not.toContain('empty-marker');
   });
 
+  /**
+   * The ledger entries of a call that wrote `tokens` to the cache and of one that read them back, each
+   * billed exactly at sigma-sonnet-4-6's prices: $3 per million input, $0.30 cache read, $3.75 cache
+   * write, $15 output.
+   */
+  async function expectWriteThenReadBilled(
+    accountId: string,
+    first: OpenAI.Chat.Completions.ChatCompletion,
+    second: OpenAI.Chat.Completions.ChatCompletion,
+    tokens: number,
+  ): Promise<void> {
+    const entries = (await eventually(
+      () => admin.usage(accountId),
+      (e) => e.length === 2,
+    )) as unknown as LedgerEntry[];
+    const writing = entries.find((e) => e.cached_input_tokens === 0)!;
+    expect(writing).toMatchObject({ input_tokens: first.usage!.prompt_tokens, output_tokens: first.usage!.completion_tokens });
+    expect(writing.units).toMatchObject({ cache_write_input_tokens: tokens });
+    expect(writing.cost_micros).toBe(
+      Math.ceil(((writing.input_tokens - tokens) * 3_000_000 + tokens * 3_750_000 + writing.output_tokens * 15_000_000) / 1e6),
+    );
+    const reading = entries.find((e) => e.cached_input_tokens > 0)!;
+    expect(reading).toMatchObject({
+      input_tokens: second.usage!.prompt_tokens,
+      cached_input_tokens: tokens,
+      output_tokens: second.usage!.completion_tokens,
+    });
+    expect(reading.units).not.toHaveProperty('cache_write_input_tokens');
+    expect(reading.cost_micros).toBe(
+      Math.ceil(((reading.input_tokens - tokens) * 3_000_000 + tokens * 300_000 + reading.output_tokens * 15_000_000) / 1e6),
+    );
+  }
+
   it('reports cache writes as cache_write_tokens and cache reads as cached_tokens, and bills each at its price', async () => {
     const { accountId, key } = await admin.fundedKey(5);
     const keyed = new OpenAI({ baseURL: stack.baseURL, apiKey: key, maxRetries: 0 });
@@ -158,26 +191,7 @@ export function chatSigmaSuite(start: () => Promise<Stack>) {
     expect(second.usage!.prompt_tokens_details).toEqual({ cached_tokens: 1103 });
     expect(second.usage!.prompt_tokens).toBe(3 + 3 + 1100 + 3 + 2);
 
-    const entries = (await eventually(
-      () => admin.usage(accountId),
-      (e) => e.length === 2,
-    )) as unknown as LedgerEntry[];
-    // $3 per million input, $0.30 cache read, $3.75 cache write, $15 output (catalog prices of sigma-sonnet-4-6)
-    const writing = entries.find((e) => e.cached_input_tokens === 0)!;
-    expect(writing).toMatchObject({ input_tokens: first.usage!.prompt_tokens, output_tokens: first.usage!.completion_tokens });
-    expect(writing.units).toMatchObject({ cache_write_input_tokens: 1103 });
-    const plain = writing.input_tokens - 1103;
-    expect(writing.cost_micros).toBe(Math.ceil((plain * 3_000_000 + 1103 * 3_750_000 + writing.output_tokens * 15_000_000) / 1_000_000));
-
-    const reading = entries.find((e) => e.cached_input_tokens > 0)!;
-    expect(reading).toMatchObject({
-      input_tokens: second.usage!.prompt_tokens,
-      cached_input_tokens: 1103,
-      output_tokens: second.usage!.completion_tokens,
-    });
-    expect(reading.units).not.toHaveProperty('cache_write_input_tokens');
-    const uncached = reading.input_tokens - reading.cached_input_tokens;
-    expect(reading.cost_micros).toBe(Math.ceil((uncached * 3_000_000 + 1103 * 300_000 + reading.output_tokens * 15_000_000) / 1_000_000));
+    await expectWriteThenReadBilled(accountId, first, second, 1103);
   });
 
   it('takes cache_control on a content part (OpenRouter convention): the first request writes up to it, the next reads', async () => {
@@ -206,23 +220,7 @@ export function chatSigmaSuite(start: () => Promise<Stack>) {
     const second = await ask('second question');
     expect(second.usage!.prompt_tokens_details).toEqual({ cached_tokens: 1103 });
 
-    const entries = (await eventually(
-      () => admin.usage(accountId),
-      (e) => e.length === 2,
-    )) as unknown as LedgerEntry[];
-    // sigma-sonnet-4-6: $3 per million input, $0.30 cache read, $3.75 cache write, $15 output
-    const writing = entries.find((e) => e.cached_input_tokens === 0)!;
-    expect(writing).toMatchObject({ input_tokens: first.usage!.prompt_tokens, output_tokens: first.usage!.completion_tokens });
-    expect(writing.units).toMatchObject({ cache_write_input_tokens: 1103 });
-    expect(writing.cost_micros).toBe(
-      Math.ceil(((writing.input_tokens - 1103) * 3_000_000 + 1103 * 3_750_000 + writing.output_tokens * 15_000_000) / 1e6),
-    );
-    const reading = entries.find((e) => e.cached_input_tokens > 0)!;
-    expect(reading).toMatchObject({ input_tokens: second.usage!.prompt_tokens, cached_input_tokens: 1103 });
-    expect(reading.units).not.toHaveProperty('cache_write_input_tokens');
-    expect(reading.cost_micros).toBe(
-      Math.ceil(((reading.input_tokens - 1103) * 3_000_000 + 1103 * 300_000 + reading.output_tokens * 15_000_000) / 1e6),
-    );
+    await expectWriteThenReadBilled(accountId, first, second, 1103);
   });
 
   it('bills one-hour cache writes (cache_control ttl "1h") at the one-hour price, answered or streamed', async () => {
