@@ -204,15 +204,9 @@ function anthropicBlockTokens(block: { type: string } & Record<string, unknown>)
       return countTextTokens(String(block.title ?? '')) + countTextTokens(String(block.source ?? '')) + nestedBlockTokens(block.content);
     case 'tool_use':
       return countTextTokens(String(block.name ?? '')) + countTextTokens(JSON.stringify(block.input ?? {}));
-    case 'tool_result': {
-      const content = block.content;
-      if (typeof content === 'string') return countTextTokens(content);
-      if (!Array.isArray(content)) return 0;
-      return content.reduce(
-        (n: number, b: { type: string } & Record<string, unknown>) => n + anthropicBlockTokens(b),
-        MESSAGE_OVERHEAD_TOKENS,
-      );
-    }
+    case 'tool_result':
+      // Its blocks, as a document's or a search result's, plus a message's overhead when it has blocks.
+      return nestedBlockTokens(block.content) + (Array.isArray(block.content) ? MESSAGE_OVERHEAD_TOKENS : 0);
     default:
       return 0;
   }
