@@ -59,6 +59,10 @@ class ScriptedReservations implements Reservations {
   open(): void {
     for (const resolve of this.waiting.splice(0)) resolve();
   }
+  /** How many admissions are waiting for `open`. */
+  get inFlight(): number {
+    return this.waiting.length;
+  }
   release = async () => undefined;
   checkReady = async () => undefined;
   close = async () => undefined;
@@ -221,7 +225,13 @@ test('a stream that fails before its first item while its admission is in flight
 
 /** A failed call's answer waits for its admission; once that answers, the hold goes back and the slot is freed. */
 async function failsThenSettles(reservations: ScriptedReservations, pending: Promise<{ statusCode: number }>) {
+  let answered = false;
+  void pending.then(() => (answered = true));
+  // Opened before the admission is asked for, it would never answer: wait for it, however loaded the host.
+  await waitFor('the admission to be asked for', () => reservations.inFlight === 1, 5_000, 5);
+  // Time for an answer that did not wait for the admission to come out.
   await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(answered).toBe(false);
   expect(reservations.refunded).toEqual([]);
   reservations.open();
   expect((await pending).statusCode).toBe(502);
