@@ -54,32 +54,37 @@ export class LedgerService {
     }));
   }
 
-  /** One consistent read of the ledger: balance, all-time charged money and per-day charges. */
+  /**
+   * One consistent read of the ledger: balance, all-time charged money and per-day charges. Neither
+   * grows with the account's history: all-time usage is credits − balance, the invariant every
+   * settlement keeps (opening credit + credits − charges = balance), and the days read only entries
+   * written since the range began.
+   */
   async quota(accountId: string, range?: DateRange): Promise<Omit<QuotaView, 'reserved_micros'>> {
-    // REPEATABLE READ: balance and charges from one snapshot, so they add up.
+    // REPEATABLE READ: balance, credits and charges from one snapshot, so they add up.
     return this.ds.transaction('REPEATABLE READ', async (m) => {
       const account = await readAccount(m, accountId);
-      const used = await m
-        .getRepository(LedgerEntryEntity)
-        .createQueryBuilder('l')
-        .select('COALESCE(SUM(l.charged_micros), 0)', 'used')
-        .where('l.account_id = :accountId', { accountId })
-        .getRawOne<{ used: string }>();
-      const daily = range
-        ? await m
-            .getRepository(LedgerEntryEntity)
-            .createQueryBuilder('l')
-            .select("to_char(date_trunc('day', l.occurred_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD')", 'date')
-            .addSelect('SUM(l.charged_micros)', 'charged')
-            .where('l.account_id = :accountId', { accountId })
-            .andWhere("l.occurred_at >= (:from)::date AT TIME ZONE 'UTC' AND l.occurred_at < (:to)::date AT TIME ZONE 'UTC'", range)
-            .groupBy('1')
-            .orderBy('1')
-            .getRawMany<{ date: string; charged: string }>()
+      const [credited]: Array<{ micros: string }> = await m.query(
+        `SELECT COALESCE(sum(amount_micros), 0)::text AS micros FROM billing.credits WHERE account_id = $1`,
+        [accountId],
+      );
+      const daily: Array<{ date: string; charged: string }> = range
+        ? await m.query(
+            // Days are of `occurred_at` (when the call was made). An entry is written after its call, so
+            // `created_at` bounds the scan to ledger_entries_account_created_idx's range; the day of
+            // slack covers an edge clock ahead of the database's.
+            `SELECT to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, sum(charged_micros)::text AS charged
+             FROM billing.ledger_entries
+             WHERE account_id = $1 AND created_at >= ($2::date - 1) AT TIME ZONE 'UTC'
+               AND occurred_at >= $2::date AT TIME ZONE 'UTC' AND occurred_at < $3::date AT TIME ZONE 'UTC'
+             GROUP BY 1
+             ORDER BY 1`,
+            [accountId, range.from, range.to],
+          )
         : [];
       return {
         balance_micros: account.balanceMicros,
-        used_micros: parseBigint(used?.used ?? '0'),
+        used_micros: parseBigint(credited.micros) - account.balanceMicros,
         daily: daily.map((d) => ({ date: d.date, charged_micros: parseBigint(d.charged) })),
       };
     });

@@ -4,6 +4,7 @@ import { LedgerUnits1736000000000 } from './1736000000000-ledger-units';
 import { HoldsLeavePostgres1737000000000 } from './1737000000000-holds-leave-postgres';
 import { DashboardUsers1738000000000 } from './1738000000000-dashboard-users';
 import { AccountTier1739700000000 } from './1739700000000-account-tier';
+import { CreditsByAccount1739800000000 } from './1739800000000-credits-by-account';
 
 /** Every billing migration, oldest first (passed as classes so bundling and tests need no globbing). */
 export const BILLING_MIGRATIONS = [
@@ -13,4 +14,5 @@ export const BILLING_MIGRATIONS = [
   HoldsLeavePostgres1737000000000,
   DashboardUsers1738000000000,
   AccountTier1739700000000,
+  CreditsByAccount1739800000000,
 ];
