@@ -154,7 +154,7 @@ test('quota and usage reads see a charge taken a moment before, however long the
     expect(await ledgerCount(ds, acc.id)).toBe(0);
     expect(await slow.billing.quota(acc.id)).toMatchObject({ balance_micros: 996_000, used_micros: 4_000 });
     expect(await slow.settle(usageEvent(acc.id, { request_id: 'read-own-2', cost_micros: 1_000 }))).toBe('settled');
-    expect((await slow.billing.listUsage(acc.id)).map((e) => e.request_id)).toEqual(['read-own-2', 'read-own-1']);
+    expect((await slow.billing.listUsage(acc.id)).entries.map((e) => e.request_id)).toEqual(['read-own-2', 'read-own-1']);
   } finally {
     await slow.stop();
   }

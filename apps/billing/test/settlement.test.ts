@@ -28,7 +28,7 @@ describe.each<Mode>(['redis', 'embedded'])('%s mode', (mode) => {
     expect(await h.domain.billing.getAccount(acc.id)).toMatchObject({ balance_usd: 8.765433, reserved_usd: 0 });
     await h.domain.flush();
 
-    const usage = await h.domain.billing.listUsage(acc.id);
+    const { entries: usage } = await h.domain.billing.listUsage(acc.id);
     expect(usage).toEqual([
       {
         id: expect.any(String),
@@ -85,7 +85,7 @@ describe.each<Mode>(['redis', 'embedded'])('%s mode', (mode) => {
       // Each in its own commit, so created_at orders them.
       await h.domain.flush();
     }
-    expect((await h.domain.billing.listUsage(acc.id)).map((u) => u.request_id)).toEqual([
+    expect((await h.domain.billing.listUsage(acc.id)).entries.map((u) => u.request_id)).toEqual([
       `list-${mode}-c`,
       `list-${mode}-b`,
       `list-${mode}-a`,

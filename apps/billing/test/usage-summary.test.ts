@@ -3,7 +3,7 @@
  * billing modes: more entries than one listUsage page holds are all counted, days are UTC days of
  * `created_at`, entries outside the range and other accounts' are left out.
  */
-import { USAGE_PAGE_LIMIT } from '../src/domain/ledger';
+import { USAGE_PAGE_LIMIT } from '@unigate/contracts';
 import { startHarness, type Harness, type Mode } from './harness';
 
 const ENTRIES_TODAY = USAGE_PAGE_LIMIT + 200;
@@ -38,7 +38,7 @@ describe.each<Mode>(['redis', 'embedded'])('%s mode', (mode) => {
     await insert(other.id, 'model-a', day(0), 9);
 
     // What the dashboard's table was built from: a bounded page of the newest entries.
-    expect(await h.domain.billing.listUsage(acc.id)).toHaveLength(USAGE_PAGE_LIMIT);
+    expect((await h.domain.billing.listUsage(acc.id)).entries).toHaveLength(USAGE_PAGE_LIMIT);
     const row = (date: string, model: string, n: number) => ({
       date,
       model,

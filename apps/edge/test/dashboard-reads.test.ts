@@ -5,7 +5,16 @@
  * The usage table counts every call of its days, more than the one page of entries listUsage answers.
  */
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { AccountView, DailyModelUsage, DateRange, LedgerEntryView, UserView } from '@unigate/contracts';
+import {
+  USAGE_PAGE_LIMIT,
+  type AccountView,
+  type DailyModelUsage,
+  type DateRange,
+  type LedgerEntryView,
+  type UsagePage,
+  type UsagePageQuery,
+  type UserView,
+} from '@unigate/contracts';
 import { createLogger } from '@unigate/platform';
 import type { FastifyInstance } from 'fastify';
 import { createEdgeApp } from '../src/create-edge-app';
@@ -25,15 +34,15 @@ const ENTRY: LedgerEntryView = {
   created_at: new Date().toISOString(),
 };
 
-/** Calls made today: more than the newest entries billing's listUsage answers (USAGE_PAGE_LIMIT). */
+/** Calls made today: more than one page of billing's listUsage holds (USAGE_PAGE_LIMIT). */
 const CALLS_TODAY = 1_200;
-const USAGE_PAGE = 1_000;
 const DAY_MS = 86_400_000;
 const today = () => new Date().toISOString().slice(0, 10);
 
 let app: NestFastifyApplication;
 let fastify: FastifyInstance;
 const summaryRanges: DateRange[] = [];
+const usagePages: UsagePageQuery[] = [];
 
 beforeAll(async () => {
   // One call, settled in the middle of the usage read: its entry and its charge commit together.
@@ -42,11 +51,13 @@ beforeAll(async () => {
     verifyUser: async () => USER,
     listKeys: async () => [],
     getAccount: async (): Promise<AccountView> => ({ id: 'a1', name: 'reader', balance_usd: committed ? 4.99985 : 5, reserved_usd: 0 }),
-    listUsage: async (): Promise<LedgerEntryView[]> => {
+    listUsage: async (_accountId: string, page: UsagePageQuery = {}): Promise<UsagePage> => {
+      usagePages.push(page);
       await new Promise((resolve) => setImmediate(resolve));
       committed = true;
-      const older = Array.from({ length: USAGE_PAGE - 1 }, (_, i) => ({ ...ENTRY, id: `older-${i}`, request_id: `older-${i}` }));
-      return [ENTRY, ...older];
+      const limit = page.limit ?? USAGE_PAGE_LIMIT;
+      const older = Array.from({ length: limit - 1 }, (_, i) => ({ ...ENTRY, id: `older-${i}`, request_id: `older-${i}` }));
+      return { entries: [ENTRY, ...older], has_more: true };
     },
     // Billing sums every entry of the range, not only the page listUsage answers.
     usageSummary: async (_accountId: string, range: DateRange): Promise<DailyModelUsage[]> => {
@@ -113,7 +124,8 @@ test("the usage table counts every call of the day, more than one page of listUs
   expect(rows.map((r) => r.slice(1, 5))).toEqual([
     [today(), ENTRY.model, String(CALLS_TODAY), String(CALLS_TODAY * (ENTRY.input_tokens + ENTRY.output_tokens))],
   ]);
-  // The recent requests stay the newest of listUsage's entries.
+  // The recent requests are the newest entries, one page of 20 (not a page of 1,000 cut to 20).
+  expect(usagePages.at(-1)).toEqual({ limit: 20 });
   const recent = /<table id="recent">.*?<\/table>/s.exec(page.body)![0];
   expect([...recent.matchAll(/<td class="muted">(.*?)<\/td>/g)].map((r) => r[1])).toEqual([
     'req-1',

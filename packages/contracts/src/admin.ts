@@ -129,6 +129,33 @@ export interface AccountTierView {
   tier: AccountTier;
 }
 
+/** The most ledger entries one usage page holds (and the page when no `limit` is given). */
+export const USAGE_PAGE_LIMIT = 1000;
+
+/**
+ * `GET /admin/v1/accounts/{id}/usage`'s query: newest first, `limit` entries at most, those older than
+ * the entry `after` names (the last id of the page before). Strict: a `before` or `cursor` that paged
+ * nothing would hand back the first page as if it were the next.
+ */
+export const usagePageQuerySchema = z.strictObject({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(USAGE_PAGE_LIMIT)
+    .default(USAGE_PAGE_LIMIT)
+    .describe(`entries per page (1-${USAGE_PAGE_LIMIT})`),
+  after: z.guid({ error: 'after must be a ledger entry id: the last id of the page before' }).optional(),
+});
+/** What a caller asks for; absent fields take the schema's defaults. */
+export type UsagePageQuery = Partial<z.infer<typeof usagePageQuerySchema>>;
+
+/** One page of an account's ledger, newest first; `has_more` when older entries follow the last. */
+export interface UsagePage {
+  entries: LedgerEntryView[];
+  has_more: boolean;
+}
+
 export interface LedgerEntryView {
   id: string;
   request_id: string;

@@ -2,7 +2,7 @@
  * The internal service interfaces. The edge talks to these; distributed mode implements them with
  * gRPC clients, standalone with the domain services themselves. Nothing here knows a transport.
  */
-import type { AccountTier, AccountTierView, AccountView, CreateKey, KeySettingsView, LedgerEntryView, UpdateKey } from './admin';
+import type { AccountTier, AccountTierView, AccountView, CreateKey, KeySettingsView, UpdateKey, UsagePage, UsagePageQuery } from './admin';
 import type { ModelInfo, ModelRoute } from './catalog';
 import type { Usage } from './pricing';
 
@@ -54,7 +54,8 @@ export interface BillingPort {
    * principal as on revocation (key-stale event). Throws not_found for unknown and revoked keys alike.
    */
   updateKey(keyId: string, changes: UpdateKey): Promise<KeySettingsView>;
-  listUsage(accountId: string): Promise<LedgerEntryView[]>;
+  /** One page of the account's ledger entries, newest first (the newest `USAGE_PAGE_LIMIT` without a query). Throws not_found. */
+  listUsage(accountId: string, page?: UsagePageQuery): Promise<UsagePage>;
   /** Balance, all-time usage and per-day usage in [from, to) (ISO dates), for the dashboard endpoints. */
   quota(accountId: string, range?: DateRange): Promise<QuotaView>;
   /**

@@ -16,7 +16,8 @@ import {
   type KeyPrincipal,
   type KeySettingsView,
   type KeyView,
-  type LedgerEntryView,
+  type UsagePage,
+  type UsagePageQuery,
   type QuotaView,
   type UpdateKey,
   type UserView,
@@ -79,9 +80,9 @@ export class BillingService implements BillingPort {
     return this.keys.updateKey(keyId, changes);
   }
 
-  async listUsage(accountId: string): Promise<LedgerEntryView[]> {
+  async listUsage(accountId: string, page?: UsagePageQuery): Promise<UsagePage> {
     await this.live.written();
-    return this.ledger.listUsage(accountId);
+    return this.ledger.listUsage(accountId, page);
   }
 
   async quota(accountId: string, range?: DateRange): Promise<QuotaView> {

@@ -1,26 +1,55 @@
 /** Reading the ledger: an account's settled usage, newest first. */
-import { microsToUsd, type DailyModelUsage, type DateRange, type LedgerEntryView, type QuotaView } from '@unigate/contracts';
+import {
+  errors,
+  microsToUsd,
+  parseOrThrow,
+  usagePageQuerySchema,
+  type DailyModelUsage,
+  type DateRange,
+  type LedgerEntryView,
+  type QuotaView,
+  type UsagePage,
+  type UsagePageQuery,
+} from '@unigate/contracts';
 import { parseBigint } from '@unigate/platform/database';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { findAccount, readAccount } from './account-queries';
 import { LedgerEntryEntity } from './entities';
-
-/** The newest entries returned by one call; the API has no paging yet, so bound the answer. */
-export const USAGE_PAGE_LIMIT = 1000;
 
 export class LedgerService {
   constructor(private readonly ds: DataSource) {}
 
-  async listUsage(accountId: string): Promise<LedgerEntryView[]> {
+  /**
+   * One page of the account's entries, newest first: by `created_at`, then `occurred_at` (a group
+   * commit writes its entries with one `created_at`), then id, so that every entry has one place and a
+   * page after an entry goes on exactly where that page ended. Read through
+   * ledger_entries_account_created_idx: a page costs its own entries, however deep.
+   */
+  async listUsage(accountId: string, query: UsagePageQuery = {}): Promise<UsagePage> {
+    // Checked here too: an id that is no uuid would be the database's error, not the caller's 400.
+    const page = parseOrThrow(usagePageQuerySchema, query);
     const rows = await this.ds.transaction(async (m) => {
       await findAccount(m, accountId);
-      return m.find(LedgerEntryEntity, {
-        where: { accountId },
-        order: { createdAt: 'DESC', occurredAt: 'DESC' },
-        take: USAGE_PAGE_LIMIT,
-      });
+      const after = page.after === undefined ? undefined : await entryPlace(m, accountId, page.after);
+      const select = m
+        .getRepository(LedgerEntryEntity)
+        .createQueryBuilder('l')
+        .where('l.account_id = :accountId', { accountId })
+        .orderBy('l.created_at', 'DESC')
+        .addOrderBy('l.occurred_at', 'DESC')
+        .addOrderBy('l.id', 'DESC')
+        .limit(page.limit + 1);
+      if (after) {
+        // The first condition is the index's range; the row comparison places the entry exactly.
+        select.andWhere(
+          `l.created_at <= (:createdAt)::timestamptz
+           AND (l.created_at, l.occurred_at, l.id) < ((:createdAt)::timestamptz, (:occurredAt)::timestamptz, (:id)::uuid)`,
+          after,
+        );
+      }
+      return select.getMany();
     });
-    return rows.map(toView);
+    return { entries: rows.slice(0, page.limit).map(toView), has_more: rows.length > page.limit };
   }
 
   /**
@@ -89,6 +118,19 @@ export class LedgerService {
       };
     });
   }
+}
+
+/**
+ * Where the entry `id` stands in the account's order, as the database stores its times (microseconds,
+ * which a JavaScript Date would cut to milliseconds). An id that is no entry of the account is a 400.
+ */
+async function entryPlace(m: EntityManager, accountId: string, id: string): Promise<{ createdAt: string; occurredAt: string; id: string }> {
+  const [place]: Array<{ createdAt: string; occurredAt: string }> = await m.query(
+    `SELECT created_at::text AS "createdAt", occurred_at::text AS "occurredAt" FROM billing.ledger_entries WHERE id = $1 AND account_id = $2`,
+    [id, accountId],
+  );
+  if (!place) throw errors.invalidRequest(`after: no ledger entry ${id} in this account`, 'after');
+  return { ...place, id };
 }
 
 function toView(e: LedgerEntryEntity): LedgerEntryView {

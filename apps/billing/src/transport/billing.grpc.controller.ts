@@ -75,20 +75,24 @@ export function billingGrpcHandlers(billing: BillingPort): BillingServiceHandler
         max_concurrency: key.max_concurrency ?? 0,
       };
     }),
-    ListUsage: unaryHandler(async (req) => ({
-      entries: (await billing.listUsage(req.account_id)).map((e) => ({
-        id: e.id,
-        request_id: e.request_id,
-        model: e.model,
-        kind: e.kind,
-        input_tokens: String(e.input_tokens),
-        cached_input_tokens: String(e.cached_input_tokens),
-        output_tokens: String(e.output_tokens),
-        cost_micros: String(e.cost_micros),
-        created_at: e.created_at,
-        units: encodeJson(e.units),
-      })),
-    })),
+    ListUsage: unaryHandler(async (req) => {
+      const page = await billing.listUsage(req.account_id, { limit: req.limit || undefined, after: req.after || undefined });
+      return {
+        has_more: page.has_more,
+        entries: page.entries.map((e) => ({
+          id: e.id,
+          request_id: e.request_id,
+          model: e.model,
+          kind: e.kind,
+          input_tokens: String(e.input_tokens),
+          cached_input_tokens: String(e.cached_input_tokens),
+          output_tokens: String(e.output_tokens),
+          cost_micros: String(e.cost_micros),
+          created_at: e.created_at,
+          units: encodeJson(e.units),
+        })),
+      };
+    }),
     GetQuota: unaryHandler(async (req) => {
       const q = await billing.quota(req.account_id, req.from && req.to ? { from: req.from, to: req.to } : undefined);
       return {

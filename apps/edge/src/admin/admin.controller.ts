@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Res, UseGuards } from '@nestjs/common';
 import {
   createAccountSchema,
   createKeySchema,
@@ -8,10 +8,12 @@ import {
   parseOrThrow,
   updateAccountSchema,
   updateKeySchema,
+  usagePageQuerySchema,
   usdToMicros,
   type BillingPort,
   type CatalogPort,
 } from '@unigate/contracts';
+import type { FastifyReply } from 'fastify';
 import { AdminGuard } from '../auth/admin.guard';
 import { BILLING_PORT, CATALOG_PORT } from '../tokens';
 
@@ -70,9 +72,20 @@ export class AdminController {
     await this.billing.revokeKey(id);
   }
 
+  /**
+   * The body stays DESIGN.md §6's array of entries, newest first; a page with older entries after it
+   * says where they are in a `Link: <…>; rel="next"` header (RFC 8288, as GitHub's API pages).
+   */
   @Get('accounts/:id/usage')
-  listUsage(@Param('id') id: string) {
-    return this.billing.listUsage(id);
+  async listUsage(@Param('id') id: string, @Query() query: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const page = parseOrThrow(usagePageQuerySchema, query ?? {});
+    const { entries, has_more } = await this.billing.listUsage(id, page);
+    const last = entries.at(-1);
+    if (has_more && last) {
+      const next = new URLSearchParams({ limit: String(page.limit), after: last.id });
+      void reply.header('link', `</admin/v1/accounts/${encodeURIComponent(id)}/usage?${next}>; rel="next"`);
+    }
+    return entries;
   }
 
   private async requireKnownModels(models: string[] | null | undefined): Promise<void> {

@@ -15,6 +15,8 @@ import {
   type LedgerEntryView,
   type QuotaView,
   type UpdateKey,
+  type UsagePage,
+  type UsagePageQuery,
   type UserView,
 } from '@unigate/contracts';
 import { decodeJson } from '@unigate/platform';
@@ -131,9 +133,13 @@ export class GrpcBillingClient implements BillingPort {
     };
   }
 
-  async listUsage(accountId: string): Promise<LedgerEntryView[]> {
-    const reply = await this.call<UsageList__Output>('ListUsage', { account_id: accountId });
-    return reply.entries.map((e) => ({
+  async listUsage(accountId: string, page: UsagePageQuery = {}): Promise<UsagePage> {
+    const reply = await this.call<UsageList__Output>('ListUsage', {
+      account_id: accountId,
+      limit: page.limit ?? 0,
+      after: page.after ?? '',
+    });
+    const entries = reply.entries.map((e): LedgerEntryView => ({
       id: e.id,
       request_id: e.request_id,
       model: e.model,
@@ -146,6 +152,7 @@ export class GrpcBillingClient implements BillingPort {
       cost_usd: Number(e.cost_micros) / 1_000_000,
       created_at: e.created_at,
     }));
+    return { entries, has_more: reply.has_more };
   }
 
   async quota(accountId: string, range?: DateRange): Promise<QuotaView> {

@@ -80,9 +80,12 @@ export function registerWeb(fastify: FastifyInstance, deps: WebDeps): void {
     // that lists a call shows the balance after it (read side by side, the balance could predate the
     // commit that the usage list already saw).
     const usageThenAccount = async () => {
-      // The table is summed by billing over every entry of the range; listUsage is a bounded page.
-      const [entries, usage] = await Promise.all([billing.listUsage(accountId), billing.usageSummary(accountId, range)]);
-      return { entries, usage, account: await billing.getAccount(accountId) };
+      // The table is summed by billing over every entry of the range; the recent calls are one small page.
+      const [recent, usage] = await Promise.all([
+        billing.listUsage(accountId, { limit: RECENT_REQUESTS }),
+        billing.usageSummary(accountId, range),
+      ]);
+      return { entries: recent.entries, usage, account: await billing.getAccount(accountId) };
     };
     const [{ entries, usage, account }, keys, video] = await Promise.all([
       usageThenAccount(),
@@ -95,7 +98,7 @@ export function registerWeb(fastify: FastifyInstance, deps: WebDeps): void {
       account,
       keys,
       usage,
-      recent: entries.slice(0, RECENT_REQUESTS),
+      recent: entries,
       video,
     };
     return html(reply, status, dashboardPage({ ...view, ...extra }));

@@ -4,14 +4,14 @@ import type { Stack } from './stacks';
 export class Admin {
   constructor(private readonly stack: Stack) {}
 
-  async call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  async call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T; headers: Headers }> {
     const res = await fetch(`${this.stack.origin}/admin/v1${path}`, {
       method,
       headers: { authorization: `Bearer ${this.stack.adminToken}`, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
   }
 
   async createAccount(name: string, creditUsd: number): Promise<{ id: string; name: string; balance_usd: number }> {

@@ -265,4 +265,42 @@ export function billingSuite(start: () => Promise<Stack>) {
     expect(bad.status).toBe(400);
     expect((await json(bad)).error.param).toBe('start_date');
   });
+
+  it('pages the admin usage list: limit entries newest first, a Link to the next page after the last, every entry once', async () => {
+    const { accountId, key } = await admin.fundedKey(3);
+    for (let i = 0; i < 5; i++)
+      expect((await chat(key, { model: MODEL, messages: [{ role: 'user', content: `page me ${i}` }] })).status).toBe(200);
+    const whole = await eventually(
+      () => admin.usage(accountId),
+      (e) => e.length === 5,
+    );
+    const walked: Array<{ request_id: string }> = [];
+    const links: Array<string | null> = [];
+    let path: string | undefined = `/accounts/${accountId}/usage?limit=2`;
+    while (path) {
+      const page: { status: number; body: Array<{ request_id: string }>; headers: Headers } = await admin.call('GET', path);
+      expect(page.status).toBe(200);
+      expect(page.body.length).toBeLessThanOrEqual(2);
+      walked.push(...page.body);
+      const link = page.headers.get('link');
+      links.push(link);
+      path = link ? /^<\/admin\/v1(\/[^>]+)>; rel="next"$/.exec(link)![1] : undefined;
+    }
+    expect(walked.map((e) => e.request_id)).toEqual(whole.map((e) => e.request_id));
+    expect(links.map((l) => l !== null)).toEqual([true, true, false]);
+
+    const refused = async (query: string, account = accountId) => {
+      const r = await admin.call<{ error: { type: string; param: string } }>('GET', `/accounts/${account}/usage?${query}`);
+      return [r.status, r.body.error.type, r.body.error.param];
+    };
+    // An entry of another account, an id of no entry, no id at all: each a 400 naming `after`.
+    const [{ id: entryId }] = (await admin.call<Array<{ id: string }>>('GET', `/accounts/${accountId}/usage?limit=1`)).body;
+    const other = await admin.fundedKey(1);
+    expect(await refused(`after=${entryId}`, other.accountId)).toEqual([400, 'invalid_request_error', 'after']);
+    for (const query of ['after=00000000-0000-4000-8000-000000000000', 'after=42'])
+      expect(await refused(query)).toEqual([400, 'invalid_request_error', 'after']);
+    for (const query of ['limit=0', 'limit=1001', 'limit=two'])
+      expect(await refused(query)).toEqual([400, 'invalid_request_error', 'limit']);
+    expect((await refused('before=x'))[0]).toBe(400);
+  });
 }

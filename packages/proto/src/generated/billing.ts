@@ -29,6 +29,7 @@ import type { ReleaseHoldRequest as _unigate_billing_v1_ReleaseHoldRequest, Rele
 import type { SetAccountTierRequest as _unigate_billing_v1_SetAccountTierRequest, SetAccountTierRequest__Output as _unigate_billing_v1_SetAccountTierRequest__Output } from './unigate/billing/v1/SetAccountTierRequest';
 import type { UpdateKeyRequest as _unigate_billing_v1_UpdateKeyRequest, UpdateKeyRequest__Output as _unigate_billing_v1_UpdateKeyRequest__Output } from './unigate/billing/v1/UpdateKeyRequest';
 import type { UsageList as _unigate_billing_v1_UsageList, UsageList__Output as _unigate_billing_v1_UsageList__Output } from './unigate/billing/v1/UsageList';
+import type { UsageListRequest as _unigate_billing_v1_UsageListRequest, UsageListRequest__Output as _unigate_billing_v1_UsageListRequest__Output } from './unigate/billing/v1/UsageListRequest';
 import type { UsageSummary as _unigate_billing_v1_UsageSummary, UsageSummary__Output as _unigate_billing_v1_UsageSummary__Output } from './unigate/billing/v1/UsageSummary';
 import type { UsageSummaryRequest as _unigate_billing_v1_UsageSummaryRequest, UsageSummaryRequest__Output as _unigate_billing_v1_UsageSummaryRequest__Output } from './unigate/billing/v1/UsageSummaryRequest';
 import type { User as _unigate_billing_v1_User, User__Output as _unigate_billing_v1_User__Output } from './unigate/billing/v1/User';
@@ -71,6 +72,7 @@ export interface ProtoGrpcType {
         SetAccountTierRequest: MessageTypeDefinition<_unigate_billing_v1_SetAccountTierRequest, _unigate_billing_v1_SetAccountTierRequest__Output>
         UpdateKeyRequest: MessageTypeDefinition<_unigate_billing_v1_UpdateKeyRequest, _unigate_billing_v1_UpdateKeyRequest__Output>
         UsageList: MessageTypeDefinition<_unigate_billing_v1_UsageList, _unigate_billing_v1_UsageList__Output>
+        UsageListRequest: MessageTypeDefinition<_unigate_billing_v1_UsageListRequest, _unigate_billing_v1_UsageListRequest__Output>
         UsageSummary: MessageTypeDefinition<_unigate_billing_v1_UsageSummary, _unigate_billing_v1_UsageSummary__Output>
         UsageSummaryRequest: MessageTypeDefinition<_unigate_billing_v1_UsageSummaryRequest, _unigate_billing_v1_UsageSummaryRequest__Output>
         User: MessageTypeDefinition<_unigate_billing_v1_User, _unigate_billing_v1_User__Output>

@@ -23,6 +23,7 @@ import type { ReleaseHoldRequest as _unigate_billing_v1_ReleaseHoldRequest, Rele
 import type { SetAccountTierRequest as _unigate_billing_v1_SetAccountTierRequest, SetAccountTierRequest__Output as _unigate_billing_v1_SetAccountTierRequest__Output } from '../../../unigate/billing/v1/SetAccountTierRequest';
 import type { UpdateKeyRequest as _unigate_billing_v1_UpdateKeyRequest, UpdateKeyRequest__Output as _unigate_billing_v1_UpdateKeyRequest__Output } from '../../../unigate/billing/v1/UpdateKeyRequest';
 import type { UsageList as _unigate_billing_v1_UsageList, UsageList__Output as _unigate_billing_v1_UsageList__Output } from '../../../unigate/billing/v1/UsageList';
+import type { UsageListRequest as _unigate_billing_v1_UsageListRequest, UsageListRequest__Output as _unigate_billing_v1_UsageListRequest__Output } from '../../../unigate/billing/v1/UsageListRequest';
 import type { UsageSummary as _unigate_billing_v1_UsageSummary, UsageSummary__Output as _unigate_billing_v1_UsageSummary__Output } from '../../../unigate/billing/v1/UsageSummary';
 import type { UsageSummaryRequest as _unigate_billing_v1_UsageSummaryRequest, UsageSummaryRequest__Output as _unigate_billing_v1_UsageSummaryRequest__Output } from '../../../unigate/billing/v1/UsageSummaryRequest';
 import type { User as _unigate_billing_v1_User, User__Output as _unigate_billing_v1_User__Output } from '../../../unigate/billing/v1/User';
@@ -111,14 +112,14 @@ export interface BillingServiceClient extends grpc.Client {
   listKeys(argument: _unigate_billing_v1_AccountRef, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_KeyList__Output>): grpc.ClientUnaryCall;
   listKeys(argument: _unigate_billing_v1_AccountRef, callback: grpc.requestCallback<_unigate_billing_v1_KeyList__Output>): grpc.ClientUnaryCall;
   
-  ListUsage(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
-  ListUsage(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
-  ListUsage(argument: _unigate_billing_v1_AccountRef, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
-  ListUsage(argument: _unigate_billing_v1_AccountRef, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
-  listUsage(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
-  listUsage(argument: _unigate_billing_v1_AccountRef, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
-  listUsage(argument: _unigate_billing_v1_AccountRef, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
-  listUsage(argument: _unigate_billing_v1_AccountRef, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
+  ListUsage(argument: _unigate_billing_v1_UsageListRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
+  ListUsage(argument: _unigate_billing_v1_UsageListRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
+  ListUsage(argument: _unigate_billing_v1_UsageListRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
+  ListUsage(argument: _unigate_billing_v1_UsageListRequest, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
+  listUsage(argument: _unigate_billing_v1_UsageListRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
+  listUsage(argument: _unigate_billing_v1_UsageListRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
+  listUsage(argument: _unigate_billing_v1_UsageListRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
+  listUsage(argument: _unigate_billing_v1_UsageListRequest, callback: grpc.requestCallback<_unigate_billing_v1_UsageList__Output>): grpc.ClientUnaryCall;
   
   RegisterUser(argument: _unigate_billing_v1_RegisterUserRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_unigate_billing_v1_User__Output>): grpc.ClientUnaryCall;
   RegisterUser(argument: _unigate_billing_v1_RegisterUserRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_unigate_billing_v1_User__Output>): grpc.ClientUnaryCall;
@@ -195,7 +196,7 @@ export interface BillingServiceHandlers extends grpc.UntypedServiceImplementatio
   
   ListKeys: grpc.handleUnaryCall<_unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_KeyList>;
   
-  ListUsage: grpc.handleUnaryCall<_unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_UsageList>;
+  ListUsage: grpc.handleUnaryCall<_unigate_billing_v1_UsageListRequest__Output, _unigate_billing_v1_UsageList>;
   
   RegisterUser: grpc.handleUnaryCall<_unigate_billing_v1_RegisterUserRequest__Output, _unigate_billing_v1_User>;
   
@@ -221,7 +222,7 @@ export interface BillingServiceDefinition extends grpc.ServiceDefinition {
   GetQuota: MethodDefinition<_unigate_billing_v1_QuotaRequest, _unigate_billing_v1_Quota, _unigate_billing_v1_QuotaRequest__Output, _unigate_billing_v1_Quota__Output>
   GetUsageSummary: MethodDefinition<_unigate_billing_v1_UsageSummaryRequest, _unigate_billing_v1_UsageSummary, _unigate_billing_v1_UsageSummaryRequest__Output, _unigate_billing_v1_UsageSummary__Output>
   ListKeys: MethodDefinition<_unigate_billing_v1_AccountRef, _unigate_billing_v1_KeyList, _unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_KeyList__Output>
-  ListUsage: MethodDefinition<_unigate_billing_v1_AccountRef, _unigate_billing_v1_UsageList, _unigate_billing_v1_AccountRef__Output, _unigate_billing_v1_UsageList__Output>
+  ListUsage: MethodDefinition<_unigate_billing_v1_UsageListRequest, _unigate_billing_v1_UsageList, _unigate_billing_v1_UsageListRequest__Output, _unigate_billing_v1_UsageList__Output>
   RegisterUser: MethodDefinition<_unigate_billing_v1_RegisterUserRequest, _unigate_billing_v1_User, _unigate_billing_v1_RegisterUserRequest__Output, _unigate_billing_v1_User__Output>
   ReleaseHold: MethodDefinition<_unigate_billing_v1_ReleaseHoldRequest, _unigate_billing_v1_Empty, _unigate_billing_v1_ReleaseHoldRequest__Output, _unigate_billing_v1_Empty__Output>
   RevokeKey: MethodDefinition<_unigate_billing_v1_KeyRef, _unigate_billing_v1_Empty, _unigate_billing_v1_KeyRef__Output, _unigate_billing_v1_Empty__Output>

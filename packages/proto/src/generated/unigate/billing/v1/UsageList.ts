@@ -4,8 +4,10 @@ import type { LedgerEntry as _unigate_billing_v1_LedgerEntry, LedgerEntry__Outpu
 
 export interface UsageList {
   'entries'?: (_unigate_billing_v1_LedgerEntry)[];
+  'has_more'?: (boolean);
 }
 
 export interface UsageList__Output {
   'entries': (_unigate_billing_v1_LedgerEntry__Output)[];
+  'has_more': (boolean);
 }
