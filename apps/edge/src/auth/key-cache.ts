@@ -24,32 +24,46 @@ export interface CachedKey {
 }
 
 export class KeyCache {
-  // Unknown keys fill it too: the bound keeps a client sending random keys from growing it.
-  private readonly entries: ExpiringMap<string, { principal: KeyPrincipal | null; at: number }>;
+  private readonly known: ExpiringMap<string, { principal: KeyPrincipal; at: number }>;
+  /**
+   * Unknown keys have their own bound: a client sending random keys drops only other unknown keys,
+   * never a known key's entry, which is what serves that key while billing cannot answer.
+   */
+  private readonly unknown: ExpiringMap<string, { principal: null; at: number }>;
 
   constructor(
     readonly ttlMs = DEFAULT_KEY_CACHE_TTL_MS,
     maxEntries = 50_000,
+    maxUnknown = 10_000,
   ) {
-    this.entries = new ExpiringMap(maxEntries);
+    this.known = new ExpiringMap(maxEntries);
+    this.unknown = new ExpiringMap(maxUnknown);
   }
 
   /** What billing last said about `hash`, and how long ago; a known key past its TTL only within STALE_IF_ERROR_MS. */
   get(hash: string, now = Date.now()): CachedKey | undefined {
-    const entry = this.entries.get(hash, now);
+    const entry = this.known.get(hash, now) ?? this.unknown.get(hash, now);
     return entry && { principal: entry.principal, age: now - entry.at };
   }
 
   /** Unknown keys are cached too, but only for a short while. */
   set(hash: string, principal: KeyPrincipal | null, now = Date.now()): void {
-    this.entries.set(hash, { principal, at: now }, principal ? this.ttlMs + STALE_IF_ERROR_MS : Math.min(this.ttlMs, UNKNOWN_KEY_MS), now);
+    if (principal) {
+      this.unknown.delete(hash);
+      this.known.set(hash, { principal, at: now }, this.ttlMs + STALE_IF_ERROR_MS, now);
+    } else {
+      this.known.delete(hash);
+      this.unknown.set(hash, { principal, at: now }, Math.min(this.ttlMs, UNKNOWN_KEY_MS), now);
+    }
   }
 
   delete(hash: string): void {
-    this.entries.delete(hash);
+    this.known.delete(hash);
+    this.unknown.delete(hash);
   }
 
   clear(): void {
-    this.entries.clear();
+    this.known.clear();
+    this.unknown.clear();
   }
 }
