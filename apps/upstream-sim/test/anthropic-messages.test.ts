@@ -285,6 +285,42 @@ describe('auth, errors and faults', () => {
     expect(err.apiMessage).toContain('max_tokens');
   });
 
+  it('refuses empty content as Anthropic does: an empty turn but a final prefill, an empty or blank text block', async () => {
+    const send = (messages: Anthropic.MessageParam[]) =>
+      client.messages.create({ model: 'sigma-sonnet-4-6', max_tokens: 8, messages }).then(
+        () => 'ok',
+        (e: InstanceType<typeof Anthropic.APIError>) => [e.status, e.type, e.apiMessage],
+      );
+    const refused = (message: string) => [400, 'invalid_request_error', message];
+    expect(await send([{ role: 'user', content: '' }])).toEqual(
+      refused('messages.0: all messages must have non-empty content except for the optional final assistant message'),
+    );
+    expect(await send([{ role: 'user', content: [] }])).toEqual(
+      refused('messages.0: all messages must have non-empty content except for the optional final assistant message'),
+    );
+    expect(
+      await send([
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'hi' },
+            { type: 'text', text: '' },
+          ],
+        },
+      ]),
+    ).toEqual(refused('messages: text content blocks must be non-empty'));
+    expect(await send([{ role: 'user', content: [{ type: 'text', text: ' \n' }] }])).toEqual(
+      refused('messages: text content blocks must contain non-whitespace text'),
+    );
+    // A final assistant turn may be empty (a prefill of nothing).
+    expect(
+      await send([
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: '' },
+      ]),
+    ).toBe('ok');
+  });
+
   it('injects 429 and 529 matched by path and model, in Anthropic shape', async () => {
     await setFault({ match: { path: '/v1/messages', model: 'busy' }, status: 429, count: 1 });
     await setFault({ match: { path: '/v1/messages' }, status: 529, count: 1 });

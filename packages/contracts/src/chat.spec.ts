@@ -68,6 +68,26 @@ describe('chat completion request validation', () => {
     }
   });
 
+  it('keeps a breakpoint on a whole message (LiteLLM convention), and names a malformed one', () => {
+    const messages = [
+      { role: 'system', content: 'rules', cache_control: { type: 'ephemeral', ttl: '1h' } },
+      { role: 'user', content: 'question', cache_control: null },
+    ];
+    expect(parseOrThrow(chatCompletionRequestSchema, { ...base, messages }).messages).toEqual(messages);
+    for (const bad of [{ type: 'persistent' }, { type: 'ephemeral', ttl: '24h' }, 'ephemeral']) {
+      const err = reject({
+        ...base,
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'user', content: 'b', cache_control: bad },
+        ],
+      });
+      expect(err.status).toBe(400);
+      expect(err.param).toMatch(/^messages\[1\]\.cache_control/);
+      expect(err.message).toContain('messages[1].cache_control');
+    }
+  });
+
   it('allows an assistant message with tool_calls and null content', () => {
     const body = {
       ...base,

@@ -8,9 +8,10 @@ import { MAX_CANDIDATES, MAX_MESSAGES } from './limits';
 import { requestBodyError } from './validation';
 
 /**
- * A prompt-cache breakpoint on a text or image part (OpenRouter's convention; Anthropic's own shape),
- * kept for Anthropic-protocol upstreams, which cache the prompt up to it. The OpenAI-compatible adapter
- * leaves it out of what it sends (openai-chat-request.ts).
+ * A prompt-cache breakpoint on a text or image part (OpenRouter's convention) or on a whole message
+ * (LiteLLM's), in Anthropic's own shape: kept for Anthropic-protocol upstreams, which cache the prompt
+ * up to it, and checked here so that a malformed one is a 400 naming it rather than the upstream's.
+ * The OpenAI-compatible adapter leaves both out of what it sends (openai-chat-request.ts).
  */
 const partCacheControl = anthropicCacheControlSchema.nullish();
 const textBlock = z.object({ type: z.literal('text'), text: z.string(), cache_control: partCacheControl });
@@ -62,6 +63,7 @@ export const chatMessageSchema = z
     name: z.string().optional(),
     tool_call_id: z.string().min(1).optional(),
     tool_calls: z.array(toolCallSchema).optional(),
+    cache_control: partCacheControl,
   })
   .superRefine((m, ctx) => {
     const hasToolCalls = m.role === 'assistant' && (m.tool_calls?.length ?? 0) > 0;

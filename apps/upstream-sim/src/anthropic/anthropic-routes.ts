@@ -17,6 +17,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { holdFor, writeSse } from '../shared/sse-writer';
 import type { SimState } from '../sim-state';
 import { answerMessages } from './anthropic-answer';
+import { refuseEmptyContent } from './anthropic-empty-content';
 import { anthropicErrorBody } from './anthropic-errors';
 import { promptMessages } from './anthropic-prompt';
 import { PromptCache } from './anthropic-prompt-cache';
@@ -44,6 +45,7 @@ export async function anthropicRoutes(app: FastifyInstance, opts: { state: SimSt
     if (!(await applyFault(req, reply, MESSAGES_PATH))) return reply;
     requireVersion(req);
     const body = parseOrThrow(anthropicMessagesRequestSchema, req.body);
+    refuseEmptyContent(body);
     const answer = answerMessages(body, cache);
     const meta = { id: `msg_${randomBytes(12).toString('hex')}`, model: body.model };
     if (!body.stream) return reply.send(toMessage(answer, meta));

@@ -94,15 +94,16 @@ describe('OpenAiChatAdapter.complete', () => {
     expect(res.usage).toEqual({ prompt_tokens: 20, completion_tokens: 9, total_tokens: 29 });
   });
 
-  it("leaves a content part's cache_control (an Anthropic breakpoint) out of what it sends, answered or streamed", async () => {
+  it("leaves a message's and a content part's cache_control (Anthropic breakpoints) out of what it sends, answered or streamed", async () => {
     const question = [
       { type: 'text' as const, text: 'rules', cache_control: { type: 'ephemeral' as const, ttl: '1h' as const } },
       { type: 'image_url' as const, image_url: { url: 'https://example.com/a.png' }, cache_control: null },
       { type: 'text' as const, text: 'and now?' },
     ];
     const messages = [
-      { role: 'system' as const, content: 'Be brief.' },
+      { role: 'system' as const, content: 'Be brief.', cache_control: { type: 'ephemeral' as const } },
       { role: 'user' as const, content: question },
+      { role: 'user' as const, content: 'one more', cache_control: null },
     ];
     up.server.reply({ json: json('text') });
     await up.client.complete(up.channel, request({ messages }));
@@ -119,10 +120,13 @@ describe('OpenAiChatAdapter.complete', () => {
             { type: 'text', text: 'and now?' },
           ],
         },
+        { role: 'user', content: 'one more' },
       ]);
     }
     expect(up.server.requests).toHaveLength(2);
-    expect(question[0]).toHaveProperty('cache_control'); // the caller's request is not changed
+    // The caller's request is not changed.
+    expect(question[0]).toHaveProperty('cache_control');
+    expect(messages[0]).toHaveProperty('cache_control');
   });
 
   it('maps vendor finish reasons and estimates usage a vendor left out', async () => {

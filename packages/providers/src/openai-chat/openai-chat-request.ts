@@ -30,7 +30,7 @@ export function openAiChatHeaders(channel: Channel, stream: boolean): Record<str
  */
 export function toOpenAiChatBody(channel: Channel, body: ChatCompletionRequest, stream: boolean): Record<string, unknown> {
   const { stream: _stream, stream_options: streamOptions, ...rest } = body;
-  const out: Record<string, unknown> = { ...rest, model: channel.upstream_model, messages: withoutPartCacheControl(body.messages) };
+  const out: Record<string, unknown> = { ...rest, model: channel.upstream_model, messages: withoutCacheControl(body.messages) };
   if (stream) {
     out.stream = true;
     out.stream_options = { ...(streamOptions ?? {}), include_usage: true };
@@ -39,16 +39,21 @@ export function toOpenAiChatBody(channel: Channel, body: ChatCompletionRequest, 
 }
 
 /**
- * `cache_control` on a content part is an Anthropic breakpoint (chat.ts): OpenAI documents no such part
- * field and an OpenAI-compatible upstream may refuse one it does not know, so it is left out. Messages
- * without a marked part are passed as they are (no copy).
+ * `cache_control` on a message or a content part is an Anthropic breakpoint (chat.ts): OpenAI documents
+ * no such field and an OpenAI-compatible upstream may refuse one it does not know, so it is left out.
+ * Messages without a mark are passed as they are (no copy).
  */
-function withoutPartCacheControl(messages: ChatCompletionRequest['messages']): ChatCompletionRequest['messages'] {
-  const marked = (m: ChatMessage) => Array.isArray(m.content) && m.content.some((part) => 'cache_control' in part);
+function withoutCacheControl(messages: ChatCompletionRequest['messages']): ChatCompletionRequest['messages'] {
+  const markedPart = (m: ChatMessage) => Array.isArray(m.content) && m.content.some((part) => 'cache_control' in part);
+  const marked = (m: ChatMessage) => 'cache_control' in m || markedPart(m);
   if (!messages.some(marked)) return messages;
-  return messages.map((m) =>
-    marked(m)
-      ? { ...m, content: (m.content as ChatContentBlock[]).map((part) => ('cache_control' in part ? omit(part, CACHE_CONTROL) : part)) }
-      : m,
-  );
+  return messages.map((m) => {
+    if (!marked(m)) return m;
+    const message = 'cache_control' in m ? (omit(m, CACHE_CONTROL) as ChatMessage) : m;
+    if (!markedPart(message)) return message;
+    return {
+      ...message,
+      content: (message.content as ChatContentBlock[]).map((part) => ('cache_control' in part ? omit(part, CACHE_CONTROL) : part)),
+    };
+  });
 }

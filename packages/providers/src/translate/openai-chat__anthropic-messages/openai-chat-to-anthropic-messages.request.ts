@@ -8,7 +8,7 @@
  *   sources, http(s) URLs → url sources; other block types are refused (400 naming the block);
  * - assistant `tool_calls` → `tool_use` blocks; role `tool` → `tool_result` blocks in a user turn
  *   (consecutive results, and any user text after them, share one user turn, as Anthropic requires);
- * - `cache_control` on a chat message (LiteLLM's convention; our chat schema keeps message fields) is
+ * - `cache_control` on a chat message (LiteLLM's convention; checked by the chat schema) is
  *   set on the last block of that message, and on a text or image part (OpenRouter's) on that part's
  *   block, so prompt caching works from chat clients too;
  * - `prompt_cache_key` without any `cache_control`, a part's included (Codex sends a key with every
@@ -138,25 +138,25 @@ function convertMessages(chatMessages: ReadonlyArray<ChatMessage>): { system: An
   const system: AnthropicTextBlock[] = [];
   const messages: AnthropicMessageParam[] = [];
   chatMessages.forEach((m, i) => {
-    const cacheControl = (m as { cache_control?: AnthropicTextBlock['cache_control'] }).cache_control ?? undefined;
+    const cacheControl = m.cache_control ?? undefined;
     const path = `messages[${i}]`;
     switch (m.role) {
       case 'system': {
-        const blocks = chatContentToAnthropicBlocks(m.content, path).filter(
-          (b): b is AnthropicTextBlock => b.type === 'text' && b.text !== '',
+        const blocks = withoutBlankText(chatContentToAnthropicBlocks(m.content, path)).filter(
+          (b): b is AnthropicTextBlock => b.type === 'text',
         );
         system.push(...(withCacheControl(blocks, cacheControl) as AnthropicTextBlock[]));
         return;
       }
       case 'user': {
-        const content =
-          typeof m.content === 'string' && !cacheControl
-            ? m.content
-            : withCacheControl(chatContentToAnthropicBlocks(m.content, path), cacheControl);
-        return appendTurn(messages, 'user', content);
+        if (typeof m.content === 'string' && !cacheControl) return blank(m.content) ? undefined : appendTurn(messages, 'user', m.content);
+        const blocks = withoutBlankText(chatContentToAnthropicBlocks(m.content, path));
+        // A user message of nothing but blank text says nothing; Anthropic would refuse the empty turn.
+        if (blocks.length === 0) return;
+        return appendTurn(messages, 'user', withCacheControl(blocks, cacheControl));
       }
       case 'assistant': {
-        const blocks = chatContentToAnthropicBlocks(m.content, path).filter((b) => b.type !== 'text' || b.text !== '');
+        const blocks = withoutBlankText(chatContentToAnthropicBlocks(m.content, path));
         (m.tool_calls ?? []).forEach((call, j) => {
           blocks.push({
             type: 'tool_use',
@@ -173,13 +173,36 @@ function convertMessages(chatMessages: ReadonlyArray<ChatMessage>): { system: An
         const content =
           typeof m.content === 'string'
             ? m.content
-            : chatContentToAnthropicBlocks(m.content, path).filter((b) => b.type === 'text' || b.type === 'image');
+            : withoutBlankText(chatContentToAnthropicBlocks(m.content, path)).filter((b) => b.type === 'text' || b.type === 'image');
         const result = { type: 'tool_result' as const, tool_use_id: m.tool_call_id as string, content };
         return appendTurn(messages, 'user', withCacheControl([result as AnthropicContentBlock], cacheControl));
       }
     }
   });
   return { system, messages };
+}
+
+const blank = (text: string) => text.trim() === '';
+
+/**
+ * The blocks without blank text ones: OpenAI takes "" and whitespace as text, Anthropic refuses both
+ * ("text content blocks must be non-empty", "… must contain non-whitespace text"). A dropped block's
+ * breakpoint moves to the block before it, which ends the same prefix but for the blank.
+ */
+function withoutBlankText(blocks: AnthropicContentBlock[]): AnthropicContentBlock[] {
+  if (!blocks.some((b) => b.type === 'text' && blank(b.text))) return blocks;
+  const out: AnthropicContentBlock[] = [];
+  for (const b of blocks) {
+    if (b.type !== 'text' || !blank(b.text)) {
+      out.push(b);
+      continue;
+    }
+    const last = out.at(-1);
+    if (b.cache_control && last && !(last as { cache_control?: unknown }).cache_control) {
+      out[out.length - 1] = { ...last, cache_control: b.cache_control } as AnthropicContentBlock;
+    }
+  }
+  return out;
 }
 
 /** Whether a turn holds anything but empty text (Anthropic refuses a conversation of empty turns). */

@@ -127,6 +127,61 @@ describe('chatToAnthropicRequest', () => {
     expect(tooSmall.temperature).toBe(0.5);
   });
 
+  it('leaves out the blank text Anthropic refuses (an empty or whitespace block, a blank turn), a dropped breakpoint on the block before', () => {
+    const mark = { type: 'ephemeral' as const };
+    const { body } = chatToAnthropicRequest(
+      chat({
+        messages: [
+          {
+            role: 'system',
+            content: [
+              { type: 'text', text: 'S' },
+              { type: 'text', text: ' ' },
+            ],
+          },
+          { role: 'user', content: 'first' },
+          { role: 'assistant', content: 'A' },
+          { role: 'user', content: '' },
+          { role: 'user', content: '  \n' },
+          { role: 'user', content: [{ type: 'text', text: '\t', cache_control: mark }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'rules' },
+              { type: 'text', text: '', cache_control: mark },
+              { type: 'text', text: 'question' },
+              { type: 'text', text: ' ' },
+            ],
+          },
+          { role: 'assistant', content: ' ', tool_calls: [{ id: 't1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+          {
+            role: 'tool',
+            tool_call_id: 't1',
+            content: [
+              { type: 'text', text: 'done' },
+              { type: 'text', text: '' },
+            ],
+          },
+        ],
+      }),
+      { model: 'up' },
+    );
+    expect(body.system).toBe('S');
+    expect(body.messages).toEqual([
+      { role: 'user', content: 'first' },
+      { role: 'assistant', content: 'A' },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'rules', cache_control: mark },
+          { type: 'text', text: 'question' },
+        ],
+      },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'done' }] }] },
+    ]);
+  });
+
   it('turns message-level cache_control into a breakpoint on the last block', () => {
     const { body } = chatToAnthropicRequest(
       chat({ messages: [{ role: 'user', content: 'long context', cache_control: { type: 'ephemeral' } }] }),
@@ -285,6 +340,7 @@ describe('chatToAnthropicRequest', () => {
       ],
     ],
     ['empty text blocks', [{ role: 'user', content: [{ type: 'text', text: '' }] }]],
+    ['whitespace', [{ role: 'user', content: ' \n ' }]],
   ])('refuses %s with a 400 of its own naming messages, not an empty `messages` upstream', (_label, messages) => {
     expect(rejection(() => chatToAnthropicRequest(chat({ messages }), { model: 'm' }))).toMatchObject({
       status: 400,
