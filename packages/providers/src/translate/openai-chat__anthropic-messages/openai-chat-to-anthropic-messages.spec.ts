@@ -260,7 +260,7 @@ describe('chatToAnthropicRequest', () => {
   });
 
   describe('with a prompt_cache_key (Codex sends one every turn)', () => {
-    const ephemeral = { type: 'ephemeral' };
+    const ephemeral = { type: 'ephemeral' as const };
     const turns = [
       { role: 'system' as const, content: 'You are a coding agent.' },
       { role: 'user' as const, content: 'list the files' },
