@@ -1,5 +1,5 @@
 /** Accounts, credits, keys and the bootstrap key against real Postgres. */
-import { MAX_BALANCE_MICROS, TOPICS, type KeyStale } from '@unigate/contracts';
+import { MAX_ACTIVE_KEYS, MAX_BALANCE_MICROS, REVOKED_KEYS_LISTED, TOPICS, type KeyStale } from '@unigate/contracts';
 import { hashApiKey } from '../src';
 import { startHarness, waitFor, type Harness } from './harness';
 
@@ -180,4 +180,39 @@ test('bootstrap is idempotent: one account, one key, credit only on first creati
   expect(await h.domain.billing.authenticate(hashApiKey(key))).toMatchObject({ key_id, account_id, models: [] });
   const [{ n }] = await h.ds.query(`SELECT count(*)::int AS n FROM billing.accounts WHERE name = 'bootstrap'`);
   expect(n).toBe(1);
+});
+
+test('an account holds at most MAX_ACTIVE_KEYS active keys (409 past it, room again after a revocation); its list shows every active key and only the newest revoked', async () => {
+  const acc = await h.domain.billing.createAccount('many-keys', 0);
+  // All but one of the bound, written directly (a create per key would take the test seconds); 60 of them revoked.
+  await h.ds.query(
+    `INSERT INTO billing.api_keys (id, account_id, name, key_hash, display_prefix, created_at, revoked_at)
+     SELECT gen_random_uuid(), $1::uuid, 'k' || i, md5($1::text || i) || md5(i::text || $1::text), 'sk-x', now() - i * interval '1 minute',
+       CASE WHEN i <= 60 THEN now() - i * interval '1 second' END
+     FROM generate_series(1, $2::int + 60) AS i`,
+    [acc.id, MAX_ACTIVE_KEYS - 1],
+  );
+  const last = await h.domain.billing.createKey(acc.id, {});
+  await expect(h.domain.billing.createKey(acc.id, {})).rejects.toMatchObject({ status: 409, code: 'conflict' });
+  // Creates side by side cannot pass the bound together.
+  await h.domain.billing.revokeKey(last.id);
+  const racing = await Promise.allSettled(Array.from({ length: 5 }, () => h.domain.billing.createKey(acc.id, {})));
+  expect(racing.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+  const [active] = await h.ds.query(`SELECT count(*)::int AS n FROM billing.api_keys WHERE account_id = $1 AND revoked_at IS NULL`, [
+    acc.id,
+  ]);
+  expect(active.n).toBe(MAX_ACTIVE_KEYS);
+
+  const listed = await h.domain.billing.listKeys(acc.id);
+  expect(listed.filter((k) => k.revoked_at === null)).toHaveLength(MAX_ACTIVE_KEYS);
+  const revoked = listed.filter((k) => k.revoked_at !== null);
+  expect(revoked).toHaveLength(REVOKED_KEYS_LISTED);
+  // The newest revoked: the key revoked above, then k1, k2, … (revoked a second apart, k1 last).
+  expect(revoked.some((k) => k.id === last.id)).toBe(true);
+  expect(revoked.map((k) => k.name).filter((n) => n !== null)).toEqual(
+    Array.from({ length: REVOKED_KEYS_LISTED - 1 }, (_, i) => `k${i + 1}`),
+  );
+  // Newest first.
+  const created = listed.map((k) => k.created_at);
+  expect([...created].sort().reverse()).toEqual(created);
 });

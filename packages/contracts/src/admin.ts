@@ -129,6 +129,15 @@ export interface AccountTierView {
   tier: AccountTier;
 }
 
+/**
+ * Active keys one account may hold. Sign-up makes accounts for anyone, and each key is a row and a
+ * line on the dashboard: the bound keeps one user from making them without end. An operator's
+ * per-service keys fit many times over.
+ */
+export const MAX_ACTIVE_KEYS = 1000;
+/** Revoked keys an account's key list shows (the newest revoked), after every active one. */
+export const REVOKED_KEYS_LISTED = 50;
+
 /** The most ledger entries one usage page holds (and the page when no `limit` is given). */
 export const USAGE_PAGE_LIMIT = 1000;
 

@@ -63,7 +63,7 @@ export interface BillingPort {
    * newest day first, then by model: every entry of the range, however many (the dashboard's table).
    */
   usageSummary(accountId: string, range: DateRange): Promise<DailyModelUsage[]>;
-  /** The account's keys, newest first (no secrets), for the dashboard. */
+  /** The account's active keys and its REVOKED_KEYS_LISTED newest revoked ones, newest first (no secrets), for the dashboard. */
   listKeys(accountId: string): Promise<KeyView[]>;
   /**
    * A dashboard user with a new account holding `creditMicros`; the password is stored as an argon2id

@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import {
   createKeySchema,
   errors,
+  MAX_ACTIVE_KEYS,
   parseOrThrow,
+  REVOKED_KEYS_LISTED,
   TOPICS,
   type AccountTier,
   type CreateKey,
@@ -15,8 +17,8 @@ import {
   updateKeySchema,
 } from '@unigate/contracts';
 import type { EventBus } from '@unigate/platform';
-import type { DataSource, EntityManager } from 'typeorm';
-import { findAccount } from './account-queries';
+import { IsNull, Not, type DataSource, type EntityManager } from 'typeorm';
+import { findAccount, lockAccount } from './account-queries';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-material';
 import { AccountEntity, ApiKeyEntity } from './entities';
 import { isUuid } from './validate';
@@ -29,10 +31,19 @@ export class KeyService {
     private readonly bus: EventBus,
   ) {}
 
+  /** A 409 once the account holds MAX_ACTIVE_KEYS active keys. */
   async createKey(accountId: string, spec: CreateKey): Promise<{ id: string; key: string }> {
     const valid = parseOrThrow(createKeySchema, spec ?? {});
     return this.ds.transaction(async (m) => {
-      await findAccount(m, accountId);
+      // The account's row lock: its creates run one at a time, so none can pass the count beside another.
+      await lockAccount(m, accountId);
+      const [{ active }]: Array<{ active: number }> = await m.query(
+        `SELECT count(*)::int AS active FROM billing.api_keys WHERE account_id = $1 AND revoked_at IS NULL`,
+        [accountId],
+      );
+      if (active >= MAX_ACTIVE_KEYS) {
+        throw errors.conflict(`This account has ${MAX_ACTIVE_KEYS} active keys, the most it may hold; revoke one to create another.`);
+      }
       const key = generateApiKey();
       const id = await insertKey(m, accountId, hashApiKey(key), displayPrefix(key), valid);
       return { id, key };
@@ -54,12 +65,19 @@ export class KeyService {
     return entities[0] ? principal(entities[0], raw[0].account_tier) : null;
   }
 
-  /** The account's keys, newest first; no secrets (only their display prefix). */
+  /**
+   * The account's keys, newest first: every active one (MAX_ACTIVE_KEYS at most) and the
+   * REVOKED_KEYS_LISTED revoked most recently, so the list stays bounded however many were revoked.
+   * No secrets (only their display prefix).
+   */
   async listKeys(accountId: string): Promise<KeyView[]> {
-    const keys = await this.ds.transaction(async (m) => {
+    const [active, revoked] = await this.ds.transaction(async (m) => {
       await findAccount(m, accountId);
-      return m.find(ApiKeyEntity, { where: { accountId }, order: { createdAt: 'DESC' } });
+      const activeKeys = await m.find(ApiKeyEntity, { where: { accountId, revokedAt: IsNull() } });
+      const order = { revokedAt: 'DESC' } as const;
+      return [activeKeys, await m.find(ApiKeyEntity, { where: { accountId, revokedAt: Not(IsNull()) }, order, take: REVOKED_KEYS_LISTED })];
     });
+    const keys = [...active, ...revoked].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
     return keys.map((k) => ({
       id: k.id,
       name: k.name,
