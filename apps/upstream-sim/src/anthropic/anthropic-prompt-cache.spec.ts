@@ -156,4 +156,29 @@ describe('PromptCache', () => {
     const four = Array.from({ length: 4 }, () => ({ type: 'text' as const, text: long('a'), cache_control: cc }));
     expect(cache.use({ model: 'm', messages: [{ role: 'user', content: four }] }).cache_creation_input_tokens).toBe(4 * 1100 + 3); // the message adds 3
   });
+
+  it("refuses a one-hour breakpoint after a five-minute one in the API's order (tools, system, messages), naming it as the API does", () => {
+    const cache = new PromptCache(() => 0);
+    const tool = (cache_control?: typeof cc | typeof hour) => ({ name: 't', input_schema: { type: 'object' as const }, cache_control });
+    const text = (cache_control?: typeof cc | typeof hour) => ({ type: 'text' as const, text: 'x', cache_control });
+    const refusal = (path: string) =>
+      expect.objectContaining({
+        status: 400,
+        message: `${path}.cache_control.ttl: a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block. Note that blocks are processed in the following order: \`tools\`, \`system\`, \`messages\`.`,
+      });
+    expect(() => cache.use({ model: 'm', tools: [tool(cc)], messages: [{ role: 'user', content: [text(), text(hour)] }] })).toThrow(
+      refusal('messages.0.content.1'),
+    );
+    expect(() => cache.use({ model: 'm', system: [text(), text(cc), text(hour)], messages: [{ role: 'user', content: 'q' }] })).toThrow(
+      refusal('system.2'),
+    );
+    // A marker without a ttl is a five-minute one.
+    expect(() =>
+      cache.use({ model: 'm', tools: [tool({ type: 'ephemeral' }), tool(hour)], messages: [{ role: 'user', content: 'q' }] }),
+    ).toThrow(refusal('tools.1'));
+    // One-hour first, then five-minute: taken.
+    expect(() =>
+      cache.use({ model: 'm', tools: [tool(hour)], system: [text(hour)], messages: [{ role: 'user', content: [text(cc)] }] }),
+    ).not.toThrow();
+  });
 });

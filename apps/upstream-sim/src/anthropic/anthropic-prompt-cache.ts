@@ -36,6 +36,8 @@ type Prefix = Pick<Request, 'tools' | 'system' | 'messages'>;
 /** The prompt up to and including one tool, system block or message block, in the API's order. */
 interface Boundary {
   marked: Marked['cache_control'];
+  /** Where the block is, as Anthropic's errors name it (`messages.2.content.0`). */
+  path: string;
   /** What this block adds to the prefix's cache key: the block without its marker, and where it sits. */
   part: unknown;
   prefixOf: () => Prefix;
@@ -122,6 +124,7 @@ function boundaries(req: Request): Boundary[] {
   tools.forEach((tool, i) =>
     out.push({
       marked: (tool as Marked).cache_control,
+      path: `tools.${i}`,
       part: ['tool', unmarked(tool)],
       prefixOf: () => ({ tools: tools.slice(0, i + 1), messages: [] }),
     }),
@@ -129,6 +132,7 @@ function boundaries(req: Request): Boundary[] {
   system.forEach((block, i) =>
     out.push({
       marked: (block as Marked).cache_control,
+      path: `system.${i}`,
       part: ['system', unmarked(block)],
       prefixOf: () => ({ tools, system: typeof req.system === 'string' ? req.system : system.slice(0, i + 1), messages: [] }),
     }),
@@ -138,6 +142,7 @@ function boundaries(req: Request): Boundary[] {
     blocks.forEach((block, j) =>
       out.push({
         marked: (block as Marked).cache_control,
+        path: `messages.${i}.content.${j}`,
         part: ['message', i, m.role, unmarked(block)],
         prefixOf: () => ({ tools, system: req.system, messages: [...req.messages.slice(0, i), { ...m, content: blocks.slice(0, j + 1) }] }),
       }),
@@ -151,7 +156,28 @@ function boundaries(req: Request): Boundary[] {
       message: `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${found}.`,
     });
   }
+  refuseOneHourAfterFiveMinutes(out);
   return out;
+}
+
+/**
+ * Anthropic takes a one-hour breakpoint only before every five-minute one (ttl "5m" or none), in the
+ * order it reads blocks: a longer-lived prefix cannot end past a shorter-lived one.
+ */
+function refuseOneHourAfterFiveMinutes(blocks: readonly Boundary[]): void {
+  let fiveMinutes = false;
+  for (const b of blocks) {
+    if (!b.marked) continue;
+    if (b.marked.ttl !== '1h') {
+      fiveMinutes = true;
+    } else if (fiveMinutes) {
+      throw new GatewayError({
+        status: 400,
+        code: 'invalid_request_error',
+        message: `${b.path}.cache_control.ttl: a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block. Note that blocks are processed in the following order: \`tools\`, \`system\`, \`messages\`.`,
+      });
+    }
+  }
 }
 
 /** A block as the cache keys it: the marker is where the prefix ends, not part of its content. */
