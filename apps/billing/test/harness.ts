@@ -139,3 +139,28 @@ export async function readMoney(h: Harness, accountId: string) {
 export function redisDomain(h: Harness, bus: EventBus) {
   return createBillingDomain({ dataSource: h.ds, bus, logger, mode: { kind: 'redis', redis: h.redis!, reconcileIntervalMs: 3_600_000 } });
 }
+
+/** The UTC date (YYYY-MM-DD) `offsetDays` from today. */
+export const utcDay = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * `count` ledger entries of the account written straight to the table (no balance change), for reads
+ * over more entries than a test could settle: request ids `${prefix}-${i}` (i from 1; unique across accounts), input 10 and
+ * output 4 tokens, `cost` micro-dollars each, charged whole. `occurredAt` and `createdAt` are SQL
+ * expressions, which may use `i`.
+ */
+export function insertLedgerEntries(
+  ds: DataSource,
+  accountId: string,
+  count: number,
+  opts: { prefix: string; occurredAt: string; createdAt?: string; model?: string; cost?: number },
+): Promise<unknown> {
+  return ds.query(
+    `INSERT INTO billing.ledger_entries (id, account_id, request_id, event_id, key_id, model, kind, input_tokens,
+       cached_input_tokens, output_tokens, units, cost_micros, charged_micros, balance_after_micros, occurred_at, created_at)
+     SELECT gen_random_uuid(), $1::uuid, $2::text || '-' || i, 'ev-' || i, 'key_1', $4::text, 'chat', 10, 0, 4, '{}', $5::bigint, $5::bigint, 0,
+       ${opts.occurredAt}, ${opts.createdAt ?? opts.occurredAt}
+     FROM generate_series(1, $3::int) AS i`,
+    [accountId, opts.prefix, count, opts.model ?? 'm', opts.cost ?? 3],
+  );
+}

@@ -3,10 +3,9 @@
  * the account's whole ledger), and the days sum their range's charges by the day each call was made,
  * reading only the entries written since the range began.
  */
-import { startHarness, type Harness, type Mode } from './harness';
+import { insertLedgerEntries, startHarness, utcDay, type Harness, type Mode } from './harness';
 
-const DAY_MS = 86_400_000;
-const day = (offsetDays: number) => new Date(Date.now() + offsetDays * DAY_MS).toISOString().slice(0, 10);
+const day = utcDay;
 
 describe.each<Mode>(['redis', 'embedded'])('%s mode', (mode) => {
   let h: Harness;
@@ -21,15 +20,13 @@ describe.each<Mode>(['redis', 'embedded'])('%s mode', (mode) => {
    * charges, as a settlement's does.
    */
   const charge = async (accountId: string, date: string, count: number, charged: number, writtenAfterMs = 0) => {
-    await h.ds.query(
-      `INSERT INTO billing.ledger_entries (id, account_id, request_id, event_id, key_id, model, kind, input_tokens,
-         cached_input_tokens, output_tokens, units, cost_micros, charged_micros, balance_after_micros, occurred_at, created_at)
-       SELECT gen_random_uuid(), $1::uuid, concat($1::text, '-', $2::text, '-', $5::text, '-', i), 'ev-' || i, 'key_1', 'm', 'chat',
-         10, 0, 4, '{}', $4::bigint, $4::bigint, 0, ($2::date AT TIME ZONE 'UTC') + interval '12 hours',
-         ($2::date AT TIME ZONE 'UTC') + interval '12 hours' + $5::int * interval '1 millisecond'
-       FROM generate_series(1, $3::int) AS i`,
-      [accountId, date, count, charged, writtenAfterMs],
-    );
+    const noon = `'${date}'::date AT TIME ZONE 'UTC' + interval '12 hours'`;
+    await insertLedgerEntries(h.ds, accountId, count, {
+      prefix: `${accountId}-${date}-${writtenAfterMs}`,
+      cost: charged,
+      occurredAt: noon,
+      createdAt: `${noon} + ${writtenAfterMs} * interval '1 millisecond'`,
+    });
     await h.ds.query(`UPDATE billing.accounts SET balance_micros = balance_micros - $2 WHERE id = $1`, [accountId, count * charged]);
   };
 

@@ -4,7 +4,7 @@
  * one `created_at` and `occurred_at`; a cursor that is no entry of the account is a 400.
  */
 import type { LedgerEntryView } from '@unigate/contracts';
-import { startHarness, type Harness, type Mode } from './harness';
+import { insertLedgerEntries, startHarness, type Harness, type Mode } from './harness';
 
 describe.each<Mode>(['redis', 'embedded'])('%s mode', (mode) => {
   let h: Harness;
@@ -15,14 +15,7 @@ describe.each<Mode>(['redis', 'embedded'])('%s mode', (mode) => {
 
   /** `count` entries written at `createdAt`, made `occurredAt(i)`, request ids `${prefix}-${i}`. */
   const insert = (accountId: string, prefix: string, count: number, createdAt: string, occurredAt: string) =>
-    h.ds.query(
-      `INSERT INTO billing.ledger_entries (id, account_id, request_id, event_id, key_id, model, kind, input_tokens,
-         cached_input_tokens, output_tokens, units, cost_micros, charged_micros, balance_after_micros, occurred_at, created_at)
-       SELECT gen_random_uuid(), $1::uuid, $2::text || '-' || i, 'ev-' || i, 'key_1', 'm', 'chat', 1, 0, 1, '{}', 1, 1, 0,
-         ${occurredAt}, $3::timestamptz
-       FROM generate_series(1, $4::int) AS i`,
-      [accountId, prefix, createdAt, count],
-    );
+    insertLedgerEntries(h.ds, accountId, count, { prefix, occurredAt, createdAt: `'${createdAt}'::timestamptz` });
 
   async function walk(accountId: string, limit: number): Promise<LedgerEntryView[][]> {
     const pages: LedgerEntryView[][] = [];

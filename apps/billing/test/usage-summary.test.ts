@@ -4,11 +4,10 @@
  * `created_at`, entries outside the range and other accounts' are left out.
  */
 import { USAGE_PAGE_LIMIT } from '@unigate/contracts';
-import { startHarness, type Harness, type Mode } from './harness';
+import { insertLedgerEntries, startHarness, utcDay, type Harness, type Mode } from './harness';
 
 const ENTRIES_TODAY = USAGE_PAGE_LIMIT + 200;
-const DAY_MS = 86_400_000;
-const day = (offsetDays: number) => new Date(Date.now() + offsetDays * DAY_MS).toISOString().slice(0, 10);
+const day = utcDay;
 
 describe.each<Mode>(['redis', 'embedded'])('%s mode', (mode) => {
   let h: Harness;
@@ -19,14 +18,11 @@ describe.each<Mode>(['redis', 'embedded'])('%s mode', (mode) => {
 
   /** `count` entries of `model` written at noon UTC of `date` (input 10, output 4, cost 3 each). */
   const insert = (accountId: string, model: string, date: string, count: number) =>
-    h.ds.query(
-      `INSERT INTO billing.ledger_entries (id, account_id, request_id, event_id, key_id, model, kind, input_tokens,
-         cached_input_tokens, output_tokens, units, cost_micros, charged_micros, balance_after_micros, occurred_at, created_at)
-       SELECT gen_random_uuid(), $1::uuid, concat($1::text, '-', $2::text, '-', $3::text, '-', i), 'ev-' || i, 'key_1', $2::text, 'chat',
-         10, 0, 4, '{}', 3, 3, 0, ($3::date AT TIME ZONE 'UTC') + interval '12 hours', ($3::date AT TIME ZONE 'UTC') + interval '12 hours'
-       FROM generate_series(1, $4::int) AS i`,
-      [accountId, model, date, count],
-    );
+    insertLedgerEntries(h.ds, accountId, count, {
+      prefix: `${accountId}-${model}-${date}`,
+      model,
+      occurredAt: `'${date}'::date AT TIME ZONE 'UTC' + interval '12 hours'`,
+    });
 
   test('counts every entry of the range, more than one usage page, per UTC day and model, newest day first', async () => {
     const acc = await h.domain.billing.createAccount('summary', 1_000_000);
