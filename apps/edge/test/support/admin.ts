@@ -4,7 +4,13 @@ import type { Stack } from './stacks';
 export class Admin {
   constructor(private readonly stack: Stack) {}
 
-  async call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T; headers: Headers }> {
+  async call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+    const { status, body: answer } = await this.request<T>(method, path, body);
+    return { status, body: answer };
+  }
+
+  /** The whole answer, its headers included (a usage page's Link). */
+  async request<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T; headers: Headers }> {
     const res = await fetch(`${this.stack.origin}/admin/v1${path}`, {
       method,
       headers: { authorization: `Bearer ${this.stack.adminToken}`, 'content-type': 'application/json' },

@@ -278,11 +278,11 @@ export function billingSuite(start: () => Promise<Stack>) {
     const links: Array<string | null> = [];
     let path: string | undefined = `/accounts/${accountId}/usage?limit=2`;
     while (path) {
-      const page: { status: number; body: Array<{ request_id: string }>; headers: Headers } = await admin.call('GET', path);
+      const page: { body: Array<{ request_id: string }>; headers: Headers; status: number } = await admin.request('GET', path);
       expect(page.status).toBe(200);
       expect(page.body.length).toBeLessThanOrEqual(2);
       walked.push(...page.body);
-      const link = page.headers.get('link');
+      const link: string | null = page.headers.get('link');
       links.push(link);
       path = link ? /^<\/admin\/v1(\/[^>]+)>; rel="next"$/.exec(link)![1] : undefined;
     }
