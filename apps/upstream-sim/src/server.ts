@@ -35,6 +35,10 @@ export function buildSimulatorApp(opts: SimulatorAppOptions = {}): { app: Fastif
     bodyLimit: 64 * 1024 * 1024, // long-context prompts and base64 images
     forceCloseConnections: true, // close() must not wait for idle keep-alive sockets or open streams
     ajv: { customOptions: { removeAdditional: false } }, // a typo in a fault rule is an error, not ignored
+    // The vendors' parsers take any key: a tool schema's property may be named `__proto__` or
+    // `constructor`. JSON.parse keeps such keys as own properties; Fastify's default 400 is not theirs.
+    onProtoPoisoning: 'ignore',
+    onConstructorPoisoning: 'ignore',
   });
 
   app.addHook('preHandler', async (req) => {

@@ -213,6 +213,18 @@ describe('POST /v1/chat/completions (non-stream)', () => {
     expect(body.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_json', param: null });
     expect(body.error.message).toMatch(/could not parse the JSON body/);
   });
+  it('takes any key a vendor takes: properties named __proto__ and constructor', async () => {
+    // A plain JSON text: an object literal's `__proto__` would set its prototype, not add a key.
+    const body = `{"model":"sim-chat","tool_choice":"required","messages":[{"role":"user","content":"hi"}],
+      "tools":[{"type":"function","function":{"name":"set","parameters":{"type":"object",
+      "properties":{"__proto__":{"type":"string"},"constructor":{"type":"object","prototype":{"type":"string"}}},
+      "required":["__proto__","constructor"]}}}]}`;
+    const res = await fetch(`${sim.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(res.status).toBe(200);
+    const args = JSON.parse((await json(res)).choices[0].message.tool_calls[0].function.arguments);
+    expect(Object.keys(args).sort()).toEqual(['__proto__', 'constructor']);
+    expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
+  });
 });
 
 describe('POST /v1/chat/completions (stream)', () => {

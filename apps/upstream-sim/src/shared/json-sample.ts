@@ -100,7 +100,7 @@ function firstBranch(branches: unknown): Schema | undefined {
 function mergeAll(parts: Schema[], root: Schema): Schema {
   const merged: Schema = { type: 'object', properties: {}, required: [] };
   for (const p of parts.map((x) => resolve(x, root))) {
-    Object.assign(merged.properties as Schema, p.properties ?? {});
+    merged.properties = { ...(merged.properties as Schema), ...((p.properties as Schema | undefined) ?? {}) }; // spread, not assign: a key may be `__proto__`
     (merged.required as string[]).push(...((p.required as string[] | undefined) ?? []));
     if (p.type && p.type !== 'object') return p;
   }
@@ -118,9 +118,9 @@ function typeOf(s: Schema): string | undefined {
 function sampleObject(s: Schema, root: Schema, rng: SeededRandom, depth: number, at: string): Record<string, unknown> {
   const properties = (s.properties ?? {}) as Record<string, unknown>;
   const keys = Array.isArray(s.required) ? (s.required as string[]) : Object.keys(properties);
-  const out: Record<string, unknown> = {};
-  for (const key of keys) out[key] = sample(properties[key] ?? {}, root, rng, key, depth + 1, `${at}.properties.${key}`);
-  return out;
+  // Own keys only, and defined as data (fromEntries): a property may be named `constructor` or `__proto__`.
+  const own = (key: string) => (Object.hasOwn(properties, key) ? properties[key] : {});
+  return Object.fromEntries(keys.map((key) => [key, sample(own(key), root, rng, key, depth + 1, `${at}.properties.${key}`)]));
 }
 
 function sampleArray(s: Schema, root: Schema, rng: SeededRandom, name: string, depth: number, at: string): unknown[] {
