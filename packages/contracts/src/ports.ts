@@ -210,9 +210,11 @@ export interface CallMeter {
 
 /**
  * How one upstream attempt of a call ended (the runner's failover tells its observer): `cancelled`
- * when the caller left (the call's signal aborted), which says nothing about the upstream.
+ * when the caller left (the call's signal aborted), and `invalid_request` when the channel's adapter
+ * refused the request before sending it (a 4xx of the gateway's own, such as a tool call's arguments
+ * that its protocol cannot carry): neither says anything about the upstream.
  */
-export type AttemptOutcome = 'ok' | 'retryable_error' | 'error' | 'cancelled';
+export type AttemptOutcome = 'ok' | 'retryable_error' | 'error' | 'invalid_request' | 'cancelled';
 
 /** Where a service reports what a call produced; billing settles the hold from it. */
 export interface UsageSink {

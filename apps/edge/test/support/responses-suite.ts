@@ -702,6 +702,20 @@ export function responsesSuite(start: (env: Record<string, string>) => Promise<S
       });
     });
 
+    it('is not logged as the upstream’s failure: no upstream was asked', async () => {
+      const logged = stack.processes.map((p) => p.logs().length);
+      const input = [
+        user,
+        { type: 'function_call', call_id: 'c1', name: 'f', arguments: 'not json' },
+        { type: 'function_call_output', call_id: 'c1', output: 'x' },
+      ];
+      await refusal({ model: 'sigma-sonnet-4-6', input });
+      // The processes log at warn (deployments.ts) and write a line before they answer: give their pipes a moment.
+      await new Promise((r) => setTimeout(r, 300));
+      const since = stack.processes.map((p, i) => p.logs().slice(logged[i])).join('\n');
+      expect(since).not.toContain('upstream attempt failed');
+    });
+
     it('an image URL the model cannot fetch', async () => {
       const input = [{ role: 'user', content: [{ type: 'input_image', image_url: 'ftp://x/y.png' }] }];
       expect(await refusal({ model: 'sigma-sonnet-4-6', input })).toMatchObject({

@@ -52,4 +52,17 @@ describe('upstreamObservers.onAttempt', () => {
     await new Promise((r) => setImmediate(r));
     expect(lines).toEqual([expect.objectContaining({ level: 'debug', request_id: 'req_def' })]);
   });
+
+  it('logs a request the adapter refused at debug only: its access line has the 400', async () => {
+    const { observers, lines } = observed();
+    observers.onAttempt(route, channel, 'invalid_request', errors.invalidRequest('tool call arguments must be a JSON object'), 'req_jkl');
+    await new Promise((r) => setImmediate(r));
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'debug',
+        request_id: 'req_jkl',
+        err: expect.objectContaining({ message: 'tool call arguments must be a JSON object' }),
+      }),
+    ]);
+  });
 });

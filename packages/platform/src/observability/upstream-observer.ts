@@ -11,9 +11,15 @@ export function upstreamObservers(logger: Logger) {
   return {
     onAttempt(route: ModelRoute, channel: Channel, outcome: AttemptOutcome, error?: unknown, requestId?: string): void {
       upstreamRequests.inc({ model: route.model.id, channel: channel.id, outcome });
-      // The caller leaving is routine, and says nothing about the upstream.
+      // The caller leaving, or a request the adapter refused (its access line says 400), is routine
+      // and says nothing about the upstream.
       if (outcome === 'cancelled')
         logger.debug({ request_id: requestId, model: route.model.id, channel: channel.id }, 'upstream attempt cancelled: the caller left');
+      else if (outcome === 'invalid_request')
+        logger.debug(
+          { request_id: requestId, model: route.model.id, channel: channel.id, err: describe(error) },
+          'upstream attempt not made: the request is invalid for this channel',
+        );
       else if (outcome !== 'ok') {
         // The client's message leaves out the upstream's address; the system error behind it (cause) has it.
         const cause = (error as { cause?: unknown } | undefined)?.cause;

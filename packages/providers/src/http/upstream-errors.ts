@@ -55,7 +55,7 @@ export function upstreamHttpError(
   }
   if (policy.channelStatuses?.includes(status))
     return errors.upstream(502, `upstream does not serve this channel's model: ${message}`, true);
-  return new GatewayError({ status, code: d.code ?? 'upstream_rejected', message, param: d.param ?? null });
+  return new GatewayError({ status, code: d.code ?? 'upstream_rejected', message, param: d.param ?? null, upstreamStatus: status });
 }
 
 /** Longest upstream wait passed on: past it a client is better off failing than waiting. */

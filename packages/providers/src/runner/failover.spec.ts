@@ -3,6 +3,7 @@
  * the observer, and a caller that left neither failed over nor counted as the upstream's failure.
  */
 import { errors, type Channel, type ModelRoute } from '@unigate/contracts';
+import { upstreamHttpError } from '../http/upstream-errors';
 import { withFailover, type AttemptOutcome } from './failover';
 
 const channel = (id: string): Channel => ({
@@ -43,9 +44,16 @@ test('a retryable failure moves on to the next channel; the answer comes from it
 
 test('a failure that is not retryable ends the call at the first channel', async () => {
   const { outcomes, observe } = observed();
-  const bad = errors.invalidRequest('bad');
-  await expect(withFailover(route, () => Promise.reject(bad), observe)).rejects.toBe(bad);
+  const refused = upstreamHttpError({ detail: () => undefined }, 400, '{"error":"no"}');
+  await expect(withFailover(route, () => Promise.reject(refused), observe)).rejects.toBe(refused);
   expect(outcomes).toEqual([['a', 'error']]);
+});
+
+test("a request the adapter refuses before sending is the client's, not the upstream's failure", async () => {
+  const { outcomes, observe } = observed();
+  const bad = errors.invalidRequest('tool call arguments must be a JSON object', 'messages[1].tool_calls[0].function.arguments');
+  await expect(withFailover(route, () => Promise.reject(bad), observe)).rejects.toBe(bad);
+  expect(outcomes).toEqual([['a', 'invalid_request']]);
 });
 
 test("a caller that left is not failed over, even on a retryable error, and counts as cancelled, not as the upstream's failure", async () => {

@@ -10,6 +10,16 @@ export type { AttemptOutcome };
 /** Told about every upstream attempt (for metrics and logs), with the request it was for. */
 export type AttemptObserver = (route: ModelRoute, channel: Channel, outcome: AttemptOutcome, error?: unknown, requestId?: string) => void;
 
+/**
+ * A failure's outcome. A 4xx that carries no upstream status is the adapter's own refusal (the
+ * upstream's 4xx answers carry theirs, upstream-errors.ts): the client's request, not the upstream.
+ */
+function outcomeOf(err: unknown): AttemptOutcome {
+  if (!GatewayError.is(err)) return 'error';
+  if (err.retryable) return 'retryable_error';
+  return err.status < 500 && err.upstreamStatus === undefined ? 'invalid_request' : 'error';
+}
+
 export async function withFailover<T>(
   route: ModelRoute,
   attempt: (channel: Channel) => Promise<T>,
@@ -30,7 +40,7 @@ export async function withFailover<T>(
         throw err;
       }
       const retryable = GatewayError.is(err) && err.retryable;
-      observe?.(route, channel, retryable ? 'retryable_error' : 'error', err, requestId);
+      observe?.(route, channel, outcomeOf(err), err, requestId);
       if (!retryable) throw err;
     }
   }
