@@ -30,7 +30,9 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
     if (req.headers['content-type']?.toLowerCase().startsWith('multipart/'))
       return done(errors.invalidJson('this endpoint takes a JSON body, and the request is multipart/form-data'));
     if (!isUtf8(bytes)) return done(errors.invalidJson('the body is not valid UTF-8'));
-    const body = bytes.toString('utf8');
+    // A leading byte order mark is skipped (RFC 8259 §8.1 lets a parser ignore it, and Python's
+    // json.loads of bytes, behind vendors' own APIs, does): Windows tools write one.
+    const body = bytes.toString('utf8', hasByteOrderMark(bytes) ? 3 : 0);
     if (body.trim() === '') return done(null, undefined);
     let value: unknown;
     try {
@@ -42,4 +44,8 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
   };
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, parse);
   fastify.addContentTypeParser('*', { parseAs: 'buffer' }, parse);
+}
+
+function hasByteOrderMark(bytes: Buffer): boolean {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }

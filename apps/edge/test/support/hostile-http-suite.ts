@@ -253,6 +253,30 @@ export function hostileHttpSuite(start: () => Promise<Stack>) {
       expect(log.data.some((r) => JSON.stringify(r.body ?? '').includes('invalid-utf8'))).toBe(false);
     });
 
+    it('a body that starts with a UTF-8 byte order mark is read without it (as vendors’ JSON parsers do)', async () => {
+      const text = 'hello with a BOM';
+      const bytes = Buffer.concat([
+        Buffer.from([0xef, 0xbb, 0xbf]),
+        Buffer.from(JSON.stringify({ model: 'omega-k3', max_tokens: 5, messages: [{ role: 'user', content: text }] })),
+      ]);
+      const res = await fetch(`${stack.baseURL}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' },
+        body: bytes,
+      });
+      expect(res.status).toBe(200);
+      const [sent] = await new SimControl(stack).last(1);
+      expect(sent.body.messages[0].content).toBe(text);
+      // Only a leading one: a BOM after the first value's start is still a syntax error.
+      const late = await fetch(`${stack.baseURL}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' },
+        body: Buffer.concat([Buffer.from(' '), bytes]),
+      });
+      expect(late.status).toBe(400);
+      shapeB(await json(late), 'invalid_json');
+    });
+
     it('a form (multipart) sent to a JSON endpoint: 400 saying the endpoint takes JSON', async () => {
       const form = new FormData();
       form.append('model', 'omega-k3');
