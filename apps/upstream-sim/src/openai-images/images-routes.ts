@@ -6,8 +6,8 @@
 import multipart from '@fastify/multipart';
 import { countTextTokens } from '@unigate/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { openAiErrorBody, invalidRequestBody } from '../openai/openai-errors';
-import { editedImage, generatedImage, imageSize, type OutputFormat } from '../shared/image-bytes';
+import { openAiErrorBody, invalidRequestBody, type OpenAiErrorBody } from '../openai/openai-errors';
+import { decodes, editedImage, generatedImage, imageSize, type OutputFormat } from '../shared/image-bytes';
 import type { SimState } from '../sim-state';
 
 const GENERATIONS = '/v1/images/generations';
@@ -17,6 +17,19 @@ const QUALITY_TOKENS: Record<string, number> = { low: 272, medium: 1056, high: 4
 
 /** Output tokens of one image: the 1024x1024 figure of its quality, scaled by its area. */
 const outputTokens = (w: number, h: number, quality: string) => Math.ceil(((QUALITY_TOKENS[quality] ?? 1056) * w * h) / (1024 * 1024));
+/**
+ * OpenAI's answer to an input image it cannot decode (a truncated or corrupt file, or one whose header
+ * claims a size its data does not hold), as its API words it; the image is numbered from 1.
+ */
+const invalidImageFile = (index: number): OpenAiErrorBody => ({
+  error: {
+    message: `Invalid image file or mode for image ${index + 1}, please check your image file.`,
+    type: 'image_generation_user_error',
+    param: null,
+    code: 'invalid_image_file',
+  },
+});
+
 /** Vision tokens of an input image: 85 plus 170 per 512-px tile. */
 const visionTokens = (w: number, h: number) => 85 + 170 * Math.ceil(w / 512) * Math.ceil(h / 512);
 
@@ -92,6 +105,7 @@ export async function imagesRoutes(app: FastifyInstance, opts: { state: SimState
     const quality = fields.quality ?? 'auto';
     const n = Number(fields.n ?? 1);
     const size = parseSize(fields.size);
+    for (const [i, img] of images.entries()) if (!(await decodes(img))) return reply.code(400).send(invalidImageFile(i));
     const made = await Promise.all(Array.from({ length: n }, (_, i) => editedImage(images[0], mask, fields.prompt, i, size, format)));
     let imageTokens = 0;
     for (const img of images) {

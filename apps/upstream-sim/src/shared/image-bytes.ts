@@ -77,3 +77,13 @@ export async function imageSize(bytes: Buffer): Promise<{ width: number; height:
   const m = await sharp(bytes).metadata();
   return { width: m.width!, height: m.height! };
 }
+
+/** Whether the whole image decodes (sharp's pixel limit included), not only its header. */
+export async function decodes(bytes: Buffer): Promise<boolean> {
+  try {
+    await sharp(bytes).raw().toBuffer();
+    return true;
+  } catch {
+    return false;
+  }
+}
