@@ -63,6 +63,10 @@ export function registerEndpoints(
   const multipartSpecs = served.filter(isMultipart);
   if (multipartSpecs.length === 0) return;
   void fastify.register(async (scope) => {
+    // A body that is not multipart is read and set aside, not parsed as JSON: the endpoint then answers
+    // 400 invalid_content_type whatever it is (a form-urlencoded body was answered invalid_json).
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
     await scope.register(multipart);
     for (const spec of multipartSpecs) route(scope, spec);
   });

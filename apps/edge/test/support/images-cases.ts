@@ -222,11 +222,16 @@ export function imagesCases(ctx: () => { stack: Stack; client: OpenAI; admin: Ad
       },
     );
 
-    it('answers a JSON body with 400: the endpoint takes multipart', async () => {
+    it.each([
+      ['a JSON body', 'application/json', JSON.stringify({ model: 'delta-image-2', prompt: 'x' })],
+      ['a form-urlencoded body', 'application/x-www-form-urlencoded', 'model=delta-image-2&prompt=x'],
+      ['a text body that is not JSON', 'text/plain', 'edit this'],
+      ['malformed JSON', 'application/json', '{"model": "delta-image-2",'],
+    ])('answers %s with 400 invalid_content_type: the endpoint takes multipart', async (_body, type, body) => {
       const res = await fetch(`${ctx().stack.baseURL}/images/edits`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${ctx().stack.apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'delta-image-2', prompt: 'x' }),
+        headers: { authorization: `Bearer ${ctx().stack.apiKey}`, 'content-type': type },
+        body,
       });
       expect(res.status).toBe(400);
       expect((await json(res)).error.code).toBe('invalid_content_type');
