@@ -8,11 +8,11 @@
  * protected-resource metadata (MCP authorization spec).
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { AnyEndpointSpec, BillingPort, CatalogPort } from '@unigate/contracts';
+import { GatewayError, type AnyEndpointSpec, type BillingPort, type CatalogPort } from '@unigate/contracts';
 import type { Logger } from '@unigate/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../auth/authenticator';
-import { sendError, toGatewayError } from '../http/error-renderer';
+import { replyWithError, sendError, toGatewayError } from '../http/error-renderer';
 import { EDGE_VERSION } from '../version';
 import { LocalCalls } from '../http/local-calls';
 import { createMcpServer } from './mcp-server';
@@ -51,7 +51,16 @@ export function registerMcp(fastify: FastifyInstance, deps: McpDeps): void {
     }
   };
 
-  fastify.post(MCP_PATH, { onRequest: authenticate }, async (request, reply) => {
+  // A body that is not JSON is JSON-RPC's parse error, worded as the SDK's transport words it when it
+  // reads the body itself (here the gateway's parser reads it first); other failures keep the gateway's shape.
+  const errorHandler = (err: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    if (!(GatewayError.is(err) && err.code === 'invalid_json')) return replyWithError(err, request, reply, deps.logger);
+    return reply
+      .status(400)
+      .send({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON', data: err.message }, id: null });
+  };
+
+  fastify.post(MCP_PATH, { onRequest: authenticate, errorHandler }, async (request, reply) => {
     const server = createMcpServer({
       version: EDGE_VERSION,
       tools,

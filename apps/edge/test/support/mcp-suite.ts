@@ -340,6 +340,27 @@ export function mcpSuite(start: () => Promise<Stack>) {
     }
   });
 
+  it.each([
+    ['JSON cut short', '{"jsonrpc": "2.0", "id": 1, "method": "tools/list"'],
+    ['JSON nested past the depth limit', '['.repeat(200) + ']'.repeat(200)],
+  ])('a body that is not JSON (%s) is JSON-RPC’s parse error -32700, as the SDK’s transport answers it', async (_case, body) => {
+    const res = await fetch(`${stack.origin}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${stack.apiKey}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body,
+    });
+    expect(res.status).toBe(400);
+    expect(await json(res)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32700, message: 'Parse error: Invalid JSON', data: expect.stringContaining('JSON') },
+      id: null,
+    });
+  });
+
   it('is stateless: a tools/call sent to any replica with no session is answered; GET and DELETE are 405', async () => {
     const res = await postRpc({ id: 7, method: 'tools/call', params: { name: 'list_models', arguments: {} } });
     expect(res.status).toBe(200);
