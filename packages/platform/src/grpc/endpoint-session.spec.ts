@@ -431,8 +431,11 @@ describe('a caller that leaves: the call is stopped, and what it produced is cha
    * Like the runner: a stream that produced one item and is aborted records its usage (the meter's
    * cost, 777) before it ends with the abort; an answer aborted midway, 555. 'deaf' ignores the abort.
    */
+  /** Request ids of the calls `metering` has begun (a caller that leaves before its call begins has nothing to charge). */
+  const begun = new Set<string>();
   const metering: EndpointPort = {
     call: async (call, signal, meter) => {
+      begun.add(call.request_id);
       await untilAborted(call, signal!).catch((err: unknown) => {
         meter!.cost_micros = 555;
         throw err;
@@ -498,14 +501,20 @@ describe('a caller that leaves: the call is stopped, and what it produced is cha
     const { opened, client } = await serveMetering();
     const abort = new AbortController();
     const meter: CallMeter = { upstream_ms: 0 };
-    const answer = client.call(embed('hang'), abort.signal, meter);
-    await sleep(30);
+    // On a session whose metadata (it takes stops) the client has read: a caller leaving in the moment
+    // between a new session's first call beginning and that metadata arriving is cancelled instead.
+    await leaveAfterOne(client, speak(3), { upstream_ms: 0 });
+    const first = embed('hang');
+    const answer = client.call(first, abort.signal, meter);
+    // Left once the service runs the call: a fixed 30 ms could pass before it began under the full suite's load.
+    await waitFor('the call to begin', () => begun.has(first.request_id), 2_000, 5);
     abort.abort(new Error('client gone'));
     await expect(answer).rejects.toThrow('client gone');
     expect(meter.cost_micros).toBe(555);
     const next = new AbortController();
-    const again = client.call(embed('hang'), next.signal);
-    await sleep(30);
+    const second = embed('hang');
+    const again = client.call(second, next.signal);
+    await waitFor('the second call to begin', () => begun.has(second.request_id), 2_000, 5);
     next.abort(new Error('gone again'));
     await expect(again).rejects.toThrow('gone again');
     expect(opened.sessions).toBe(1);
