@@ -7,7 +7,7 @@ import multipart from '@fastify/multipart';
 import { countTextTokens } from '@unigate/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { openAiErrorBody, invalidRequestBody, type OpenAiErrorBody } from '../openai/openai-errors';
-import { decodes, editedImage, generatedImage, imageSize, type OutputFormat } from '../shared/image-bytes';
+import { decodedSize, editedImage, generatedImage, type OutputFormat } from '../shared/image-bytes';
 import type { SimState } from '../sim-state';
 
 const GENERATIONS = '/v1/images/generations';
@@ -105,13 +105,13 @@ export async function imagesRoutes(app: FastifyInstance, opts: { state: SimState
     const quality = fields.quality ?? 'auto';
     const n = Number(fields.n ?? 1);
     const size = parseSize(fields.size);
-    for (const [i, img] of images.entries()) if (!(await decodes(img))) return reply.code(400).send(invalidImageFile(i));
-    const made = await Promise.all(Array.from({ length: n }, (_, i) => editedImage(images[0], mask, fields.prompt, i, size, format)));
     let imageTokens = 0;
-    for (const img of images) {
-      const { width, height } = await imageSize(img);
-      imageTokens += visionTokens(width, height);
+    for (const [i, img] of images.entries()) {
+      const decoded = await decodedSize(img);
+      if (!decoded) return reply.code(400).send(invalidImageFile(i));
+      imageTokens += visionTokens(decoded.width, decoded.height);
     }
+    const made = await Promise.all(Array.from({ length: n }, (_, i) => editedImage(images[0], mask, fields.prompt, i, size, format)));
     const text = countTextTokens(fields.prompt);
     const out = made.reduce((s, m) => s + outputTokens(m.width, m.height, quality), 0);
     const legacyUrl = fields.response_format === 'url';

@@ -72,18 +72,15 @@ function blend(a: Buffer, b: Buffer, t: number): Buffer {
   return out;
 }
 
-/** Width and height of an encoded image. */
-export async function imageSize(bytes: Buffer): Promise<{ width: number; height: number }> {
-  const m = await sharp(bytes).metadata();
-  return { width: m.width!, height: m.height! };
-}
-
-/** Whether the whole image decodes (sharp's pixel limit included), not only its header. */
-export async function decodes(bytes: Buffer): Promise<boolean> {
+/**
+ * Width and height of an encoded image that decodes whole (its pixels, within sharp's pixel limit, not
+ * only its header); undefined for one that does not.
+ */
+export async function decodedSize(bytes: Buffer): Promise<{ width: number; height: number } | undefined> {
   try {
-    await sharp(bytes).raw().toBuffer();
-    return true;
+    const { info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
+    return { width: info.width, height: info.height };
   } catch {
-    return false;
+    return undefined;
   }
 }
