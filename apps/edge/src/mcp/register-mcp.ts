@@ -8,6 +8,7 @@
  * protected-resource metadata (MCP authorization spec).
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { GatewayError, type AnyEndpointSpec, type BillingPort, type CatalogPort } from '@unigate/contracts';
 import type { Logger } from '@unigate/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -57,7 +58,7 @@ export function registerMcp(fastify: FastifyInstance, deps: McpDeps): void {
     if (!(GatewayError.is(err) && err.code === 'invalid_json')) return replyWithError(err, request, reply, deps.logger);
     return reply
       .status(400)
-      .send({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON', data: err.message }, id: null });
+      .send({ jsonrpc: '2.0', error: { code: ErrorCode.ParseError, message: 'Parse error: Invalid JSON', data: err.message }, id: null });
   };
 
   fastify.post(MCP_PATH, { onRequest: authenticate, errorHandler }, async (request, reply) => {

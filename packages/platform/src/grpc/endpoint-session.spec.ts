@@ -427,12 +427,12 @@ describe('held calls: the call travels while the edge admits it', () => {
 });
 
 describe('a caller that leaves: the call is stopped, and what it produced is charged', () => {
+  /** Request ids of the calls `metering` has begun (a caller that leaves before its call begins has nothing to charge). */
+  const begun = new Set<string>();
   /**
    * Like the runner: a stream that produced one item and is aborted records its usage (the meter's
    * cost, 777) before it ends with the abort; an answer aborted midway, 555. 'deaf' ignores the abort.
    */
-  /** Request ids of the calls `metering` has begun (a caller that leaves before its call begins has nothing to charge). */
-  const begun = new Set<string>();
   const metering: EndpointPort = {
     call: async (call, signal, meter) => {
       begun.add(call.request_id);
