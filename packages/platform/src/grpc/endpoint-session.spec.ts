@@ -451,8 +451,11 @@ describe('a caller that leaves: the call is stopped, and what it produced is cha
       });
     },
   };
-  /** A server over `metering`; `stops: false` plays an older service that takes held calls but no stops. */
-  async function serveMetering(options: { stops?: boolean } = {}) {
+  /**
+   * A server over `metering`; `stops: false` plays an older service that takes held calls but no stops,
+   * `metadataAfterMs` one whose session metadata reaches the client that much after its first call begins.
+   */
+  async function serveMetering(options: { stops?: boolean; metadataAfterMs?: number } = {}) {
     const handlers = endpointServiceHandlers(metering);
     const opened = { sessions: 0 };
     const Session = Object.assign((c: ServerDuplexStream<SessionCall__Output, SessionReply>) => {
@@ -460,6 +463,10 @@ describe('a caller that leaves: the call is stopped, and what it produced is cha
       if (options.stops === false) {
         const send = c.sendMetadata.bind(c);
         c.sendMetadata = (metadata: Metadata) => (metadata.remove(SESSION_STOPS_METADATA), send(metadata));
+      }
+      if (options.metadataAfterMs !== undefined) {
+        const send = c.sendMetadata.bind(c);
+        c.sendMetadata = (metadata: Metadata) => void setTimeout(() => send(metadata), options.metadataAfterMs);
       }
       handlers.Session(c);
     }, handlers.Session);
@@ -501,9 +508,6 @@ describe('a caller that leaves: the call is stopped, and what it produced is cha
     const { opened, client } = await serveMetering();
     const abort = new AbortController();
     const meter: CallMeter = { upstream_ms: 0 };
-    // On a session whose metadata (it takes stops) the client has read: a caller leaving in the moment
-    // between a new session's first call beginning and that metadata arriving is cancelled instead.
-    await leaveAfterOne(client, speak(3), { upstream_ms: 0 });
     const first = embed('hang');
     const answer = client.call(first, abort.signal, meter);
     // Left once the service runs the call: a fixed 30 ms could pass before it began under the full suite's load.
@@ -518,6 +522,39 @@ describe('a caller that leaves: the call is stopped, and what it produced is cha
     next.abort(new Error('gone again'));
     await expect(again).rejects.toThrow('gone again');
     expect(opened.sessions).toBe(1);
+  });
+
+  test("a caller that leaves a new session's first call before the session's metadata is read still stops it: its cost is known", async () => {
+    const { opened, client } = await serveMetering({ metadataAfterMs: 200 });
+    const abort = new AbortController();
+    const meter: CallMeter = { upstream_ms: 0 };
+    const call = embed('hang');
+    const answer = client.call(call, abort.signal, meter);
+    await waitFor('the call to begin', () => begun.has(call.request_id), 2_000, 5);
+    abort.abort(new Error('client gone'));
+    await expect(answer).rejects.toThrow('client gone');
+    expect(meter.cost_micros).toBe(555);
+    // The session goes on: the next call is on it.
+    const again: CallMeter = { upstream_ms: 0 };
+    await leaveAfterOne(client, speak(3), again);
+    expect(again.cost_micros).toBe(777);
+    expect(opened.sessions).toBe(1);
+  });
+
+  test('an older service whose metadata comes late and says it takes no stops gets its cancel then, not after the grace', async () => {
+    const { opened, client } = await serveMetering({ stops: false, metadataAfterMs: 200 });
+    const abort = new AbortController();
+    const meter: CallMeter = { upstream_ms: 0 };
+    const call = embed('hang');
+    const answer = client.call(call, abort.signal, meter);
+    await waitFor('the call to begin', () => begun.has(call.request_id), 2_000, 5);
+    const left = performance.now();
+    abort.abort(new Error('client gone'));
+    await expect(answer).rejects.toThrow('client gone');
+    expect(performance.now() - left).toBeLessThan(STOP_GRACE_MS - 200);
+    expect(meter.cost_micros).toBeUndefined();
+    await leaveAfterOne(client, speak(3), { upstream_ms: 0 });
+    expect(opened.sessions).toBe(2);
   });
 
   test('an older service that takes no stops gets a cancel, as before: the session is dropped and the cost stays unknown', async () => {

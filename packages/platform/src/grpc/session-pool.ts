@@ -25,6 +25,9 @@ class Session<Req, Res> {
   takesHeld = false;
   /** ...and that it takes stops. */
   takesStops = false;
+  /** That metadata has been read: until then, neither of the above is known. */
+  metadataRead = false;
+  private readonly onMetadata: Array<() => void> = [];
   private readonly queue: Res[] = [];
   private waiter?: { resolve: (res: Res | undefined) => void; reject: (err: unknown) => void };
   private failure?: unknown;
@@ -37,6 +40,8 @@ class Session<Req, Res> {
     stream.on('metadata', (metadata: Metadata) => {
       this.takesHeld = metadata.get(HELD_CALLS_METADATA)[0] === '1';
       this.takesStops = metadata.get(SESSION_STOPS_METADATA)[0] === '1';
+      this.metadataRead = true;
+      for (const run of this.onMetadata.splice(0)) run();
     });
     stream.on('data', (res: Res) => {
       const waiter = this.waiter;
@@ -59,6 +64,15 @@ class Session<Req, Res> {
 
   get usable(): boolean {
     return !this.ended && this.failure === undefined;
+  }
+
+  /**
+   * Runs `run` once the session's initial metadata has been read (at once if it has). Replies follow
+   * that metadata on the wire, so it runs before any reply is read; never on a session that fails first.
+   */
+  afterMetadata(run: () => void): void {
+    if (this.metadataRead) run();
+    else this.onMetadata.push(run);
   }
 
   send(req: Req): void {
@@ -168,15 +182,23 @@ export class SessionPool<Req, Res> {
       /** Something of the call is on the session; `ran`: the call itself, free to run. */
       let sent = false;
       let ran = false;
-      /** Set once the stop is sent: the session is cancelled if the call's last reply does not follow in time. */
+      /** Set once the caller leaves: the session is cancelled if the call's last reply does not follow in time. */
       let grace: NodeJS.Timeout | undefined;
-      const stoppable = () => sent && stop !== undefined && session.takesStops;
+      let stopSent = false;
       const stopCall = () => {
-        if (grace) return;
+        if (stopSent) return;
+        stopSent = true;
         session.send(stop!.req);
-        grace = setTimeout(() => session.cancel(), STOP_GRACE_MS);
       };
-      const leave = () => (stoppable() ? stopCall() : session.cancel());
+      // A call on a session whose server may take stops (nothing says otherwise yet).
+      const stoppable = () => sent && stop !== undefined && session.usable && (session.takesStops || !session.metadataRead);
+      const leave = () => {
+        if (!stoppable()) return session.cancel();
+        grace ??= setTimeout(() => session.cancel(), STOP_GRACE_MS);
+        // A new session's first call can be left before the metadata saying whether its server takes
+        // stops has been read: the stop waits for it (within the grace), as a cancel would lose the cost.
+        session.afterMetadata(() => (session.takesStops ? stopCall() : session.cancel()));
+      };
       signal?.addEventListener('abort', leave, { once: true });
       let answered = false;
       let released = false;
@@ -227,8 +249,8 @@ export class SessionPool<Req, Res> {
       } finally {
         signal?.removeEventListener('abort', leave);
         // Stopped early (the caller left, or a failure): the call ends, by a stop or with the session.
-        if (!released && session.usable && stoppable()) {
-          stopCall();
+        if (!released && stoppable()) {
+          leave();
           const ended = this.readToLast(session, last, stop!.last).finally(() => clearTimeout(grace));
           // A call that never ran (refused while held) costs nothing: its caller need not wait.
           if (ran) await ended;
