@@ -448,3 +448,80 @@ test("maintenance analyzes the accounts only once their number grew by autovacuu
     await ledger.drain();
   }
 });
+
+describe('idle accounts leave memory, and come back from the ledger exactly', () => {
+  test('an account unused for a maintenance interval, holding nothing, leaves memory; its next calls load it again and settle exactly', async () => {
+    const acc = await domain.billing.createAccount('embedded-idle', 1_000_000);
+    const ledger = new EmbeddedLedger(ds, logger);
+    try {
+      expect(await ledger.settle(usageEvent(acc.id, { request_id: 'idle-1', cost_micros: 4_000 }))).toBe('settled');
+      await ledger.flush();
+      // Used since the last sweep: it stays this time, and leaves at the next.
+      await ledger.maintain();
+      expect(ledger.money.peek(acc.id)).toBeDefined();
+      await ledger.maintain();
+      expect(ledger.money.peek(acc.id)).toBeUndefined();
+      expect(ledger.money.size).toBe(0);
+
+      expect(await ledger.settle(usageEvent(acc.id, { request_id: 'idle-2', cost_micros: 1_000 }))).toBe('settled');
+      expect(ledger.money.peek(acc.id)?.balance).toBe(995_000);
+      await ledger.flush();
+      expect(await balanceMicros(ds, acc.id)).toBe(995_000);
+      expect(await ledgerProvesBalance(acc.id)).toEqual({ balance: 995_000, proven: 995_000 });
+    } finally {
+      await ledger.drain();
+    }
+  });
+
+  test('an account with a live hold, or a charge not written yet, stays in memory however long it is idle', async () => {
+    const held = await domain.billing.createAccount('embedded-idle-held', 1_000_000);
+    const charged = await domain.billing.createAccount('embedded-idle-charged', 1_000_000);
+    const ledger = new EmbeddedLedger(ds, logger, { windowMs: 600_000 });
+    try {
+      const account = (await ledger.money.get(held.id))!;
+      expect(account.hold('hold-1', 10_000, Date.now() + 60_000, Date.now())).toBe(true);
+      expect(await ledger.settle(usageEvent(charged.id, { request_id: 'idle-charged-1', cost_micros: 2_000 }))).toBe('settled');
+      for (let i = 0; i < 3; i++) await ledger.maintain();
+      expect(ledger.money.peek(held.id)).toBe(account);
+      expect(ledger.money.peek(charged.id)?.balance).toBe(998_000);
+
+      // Once the hold is gone and the charge written, both leave at the next sweep.
+      account.drop('hold-1');
+      await ledger.flush();
+      await ledger.maintain();
+      expect(ledger.money.size).toBe(0);
+      expect(await balanceMicros(ds, charged.id)).toBe(998_000);
+    } finally {
+      await ledger.drain();
+    }
+  });
+
+  test("a failing commit's accounts stay in memory while its batch goes back to the queue, and their charges are written once the database is back", async () => {
+    const acc = await domain.billing.createAccount('embedded-idle-failing', 1_000_000);
+    const ledger = new EmbeddedLedger(ds, logger, { windowMs: 600_000 });
+    const pool = (ds.driver as unknown as { master: Pool }).master;
+    const query = pool.query.bind(pool) as (config: { name?: string }) => Promise<unknown>;
+    const spy = jest
+      .spyOn(pool, 'query')
+      .mockImplementation(((config: { name?: string }) =>
+        config.name === WRITE_ENTRIES_AND_BALANCES.name ? Promise.reject(new Error('database gone')) : query(config)) as never);
+    try {
+      expect(await ledger.settle(usageEvent(acc.id, { request_id: 'idle-failing-1', cost_micros: 3_000 }))).toBe('settled');
+      // A sweep while the charge waits: it stays, no longer marked as used.
+      await ledger.maintain();
+      // The next sweep runs on the lane right behind a commit that fails: the batch is not back in the
+      // queue yet when it looks.
+      const flushed = ledger.flush();
+      await ledger.maintain();
+      expect(ledger.money.peek(acc.id)?.balance).toBe(997_000);
+      await flushed;
+      spy.mockRestore();
+      await ledger.flush();
+      expect(await balanceMicros(ds, acc.id)).toBe(997_000);
+      expect(await ledgerProvesBalance(acc.id)).toEqual({ balance: 997_000, proven: 997_000 });
+    } finally {
+      spy.mockRestore();
+      await ledger.drain();
+    }
+  });
+});

@@ -19,7 +19,7 @@
  */
 import { dropOldest, errors, GatewayError, type UsageRecorded } from '@unigate/contracts';
 import type { Logger } from '@unigate/platform';
-import { Histogram } from 'prom-client';
+import { Gauge, Histogram } from 'prom-client';
 import { metricsRegistry, SerialLane } from '@unigate/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { findAccountRow, readAccount, run, type Db } from '../domain/account-queries';
@@ -80,6 +80,12 @@ export const commitLag = new Histogram({
   registers: [metricsRegistry],
 });
 
+export const accountsInMemory = new Gauge({
+  name: 'unigate_billing_accounts_in_memory',
+  help: 'Embedded ledger: accounts whose money is in memory (idle ones leave it at each maintenance)',
+  registers: [metricsRegistry],
+});
+
 interface PendingEntry {
   kind: 'entry';
   row: EntryRow;
@@ -102,6 +108,11 @@ export class EmbeddedLedger implements LiveMoney {
   readonly money: MemoryMoney;
   private readonly lane = new SerialLane();
   private queue: Pending[] = [];
+  /**
+   * The batch a commit took, until its outcome is handled: a failed one goes back to the queue only
+   * after the lane has moved on to its next job.
+   */
+  private committing: Pending[] = [];
   private timer?: NodeJS.Timeout;
   private readonly recent = new Set<string>();
   /** Set by drain(): a stopped ledger schedules nothing, so no timer outlives the process's stores. */
@@ -201,11 +212,12 @@ export class EmbeddedLedger implements LiveMoney {
    * the ledger is, only once they grew by autovacuum's rule (`needsAnalyze`): ANALYZE reads a sample
    * of the whole table whatever changed, and this lane (every commit) and the store wait for it.
    * VACUUM keeps the accounts' row estimate current, which is what the rule compares. Done on the
-   * lane, between commits.
+   * lane, between commits, after idle accounts have left memory.
    */
   maintain(): Promise<void> {
     return this.lane
       .run(async () => {
+        this.dropIdleAccounts();
         await this.ds.query('VACUUM billing.accounts');
         const accounts = await this.estimatedRows('billing.accounts');
         this.accountsAtAnalyze ??= accounts;
@@ -221,6 +233,17 @@ export class EmbeddedLedger implements LiveMoney {
         this.rowsAtAnalyze = await this.estimatedRows('billing.ledger_entries');
       })
       .catch((err: unknown) => this.logger.warn({ err: String(err) }, 'embedded store maintenance failed'));
+  }
+
+  /**
+   * Idle accounts leave memory. On the lane, so no commit is under way: an account with nothing queued
+   * (nor in a failed batch on its way back to the queue) has its balance in the database, which the
+   * next load (on this lane too) reads.
+   */
+  private dropIdleAccounts(): void {
+    const pending = new Set([...this.committing, ...this.queue].map((p) => (p.kind === 'entry' ? p.row.account_id : p.accountId)));
+    this.money.dropIdle(Date.now(), (id) => pending.has(id));
+    accountsInMemory.set(this.money.size);
   }
 
   /** A table's row count as its last VACUUM or ANALYZE (or the start's) estimated it: no scan. */
@@ -433,6 +456,7 @@ export class EmbeddedLedger implements LiveMoney {
     return this.lane
       .run(() => {
         batch = this.queue;
+        this.committing = batch;
         this.queue = [];
         if (batch.length === 0) return Promise.resolve();
         carriesEntries = batch.some((p) => p.kind === 'entry');
@@ -444,6 +468,7 @@ export class EmbeddedLedger implements LiveMoney {
         return this.write(batch, balances);
       })
       .then(() => {
+        if (this.committing === batch) this.committing = [];
         // An empty commit (a timer finding the queue taken) says nothing about the database.
         if (batch.length > 0) this.failures = 0;
         if (carriesEntries) this.unwritten = undefined;
@@ -457,6 +482,7 @@ export class EmbeddedLedger implements LiveMoney {
         this.logger.error({ err: String(err), entries: batch.length }, 'embedded ledger commit failed; retrying');
         for (const p of batch) if (p.kind === 'credit') p.done({ error: ledgerUnavailable() });
         this.queue = [...batch.filter((p) => p.kind === 'entry'), ...this.queue];
+        if (this.committing === batch) this.committing = [];
         if (this.queue.length > 0) this.schedule();
       });
   }

@@ -3,7 +3,8 @@
  * writer: the balance (loaded once from the ledger, then kept here), and the live holds against it.
  * Every operation is synchronous once the account is loaded, so in one JavaScript thread each is
  * atomic. Settlement charges the balance here first; the ledger catches up in short batches
- * (embedded-ledger.ts).
+ * (embedded-ledger.ts). An account idle for a sweep interval, with nothing held and nothing waiting
+ * to be written, leaves memory (`dropIdle`): its next use loads it from the ledger again.
  */
 import type { AccountMoneyLoader } from './reservations';
 
@@ -15,6 +16,8 @@ interface Hold {
 export class MemoryAccount {
   reserved = 0;
   readonly holds = new Map<string, Hold>();
+  /** Held against or charged since the last idle sweep (a loaded account counts as used). */
+  used = true;
 
   constructor(
     readonly id: string,
@@ -36,6 +39,7 @@ export class MemoryAccount {
   /** Reserves `amount` under `holdId` (idempotent); false when the available money is short. */
   hold(holdId: string, amount: number, expiresAt: number, now: number): boolean {
     if (this.holds.has(holdId)) return true;
+    this.used = true;
     if (this.available(now) < amount) return false;
     this.holds.set(holdId, { amount, expiresAt });
     this.reserved += amount;
@@ -67,6 +71,7 @@ export class MemoryAccount {
 
   /** Takes `cost` from the balance, at most what is there (the balance never goes below zero). */
   charge(cost: number): number {
+    this.used = true;
     const charged = Math.min(cost, this.balance);
     this.balance -= charged;
     return charged;
@@ -82,6 +87,31 @@ export class MemoryMoney {
   /** The account if it is in memory already (the synchronous path). */
   peek(accountId: string): MemoryAccount | undefined {
     return this.accounts.get(accountId);
+  }
+
+  /** Accounts in memory now. */
+  get size(): number {
+    return this.accounts.size;
+  }
+
+  /**
+   * Drops from memory every account not used since the last sweep that holds nothing live and that
+   * `pending` says has nothing waiting to be written (a charge or credit not committed yet): its
+   * balance in memory is then the ledger's, and its next use loads that again. Without this, every
+   * account that ever made a call stays in memory (~750 bytes each) for the life of the process.
+   * Returns how many were dropped.
+   */
+  dropIdle(now: number, pending: (accountId: string) => boolean): number {
+    let dropped = 0;
+    for (const [id, account] of this.accounts) {
+      if (account.used || account.reservedAt(now) > 0 || account.holds.size > 0 || pending(id)) {
+        account.used = false;
+        continue;
+      }
+      this.accounts.delete(id);
+      dropped++;
+    }
+    return dropped;
   }
 
   /** The account, loaded from the ledger on first use; null when it does not exist. */
