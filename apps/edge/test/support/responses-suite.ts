@@ -710,10 +710,22 @@ export function responsesSuite(start: (env: Record<string, string>) => Promise<S
         { type: 'function_call_output', call_id: 'c1', output: 'x' },
       ];
       await refusal({ model: 'sigma-sonnet-4-6', input });
-      // The processes log at warn (deployments.ts) and write a line before they answer: give their pipes a moment.
-      await new Promise((r) => setTimeout(r, 300));
-      const since = stack.processes.map((p, i) => p.logs().slice(logged[i])).join('\n');
-      expect(since).not.toContain('upstream attempt failed');
+      // An absence has nothing to wait for: a call right after it that its upstream does fail is logged
+      // as failed, by the same process, after it. Once that line is in, the refusal's would be too.
+      await new SimControl(stack).fault({ match: { path: '/v1/messages' }, status: 400, count: 1 });
+      const failed = await client.responses.create({ model: 'sigma-sonnet-4-6', input: 'hi' }).catch((e: unknown) => e);
+      expect(failed).toBeInstanceOf(OpenAI.BadRequestError);
+      const marker = (failed as InstanceType<typeof OpenAI.BadRequestError>).requestID!;
+      const since = () => stack.processes.map((p, i) => p.logs().slice(logged[i])).join('\n');
+      await eventually(
+        async () => since(),
+        (logs) => logs.includes(marker),
+      );
+      const failures = since()
+        .split('\n')
+        .filter((line) => line.includes('upstream attempt failed'));
+      expect(failures).toHaveLength(1);
+      expect(failures[0]).toContain(marker);
     });
 
     it('an image URL the model cannot fetch', async () => {
