@@ -344,16 +344,26 @@ test('a charge whose request outlived the memory of recent requests is written o
   }
 });
 
-test('a failing database is retried with growing waits, and a stopped ledger leaves no retry behind', async () => {
-  const acc = await domain.billing.createAccount('embedded-backoff', 1_000_000);
-  // A batch of charges only is one prepared statement on the data source's pg pool: that one fails.
+/**
+ * Makes the database refuse every batch of charges (one prepared statement on the data source's pg
+ * pool); everything else goes through. `attempts()` counts the refused writes; `restore()` ends it.
+ */
+function failChargeWrites(): { attempts: () => number; restore: () => void } {
   const pool = (ds.driver as unknown as { master: Pool }).master;
   const query = pool.query.bind(pool) as (config: { name?: string }) => Promise<unknown>;
   const failing = jest.fn((config: { name?: string }) =>
     config.name === WRITE_ENTRIES_AND_BALANCES.name ? Promise.reject(new Error('database gone')) : query(config),
   );
   const spy = jest.spyOn(pool, 'query').mockImplementation(failing as never);
-  const attempts = () => failing.mock.calls.filter(([config]) => config.name === WRITE_ENTRIES_AND_BALANCES.name).length;
+  return {
+    attempts: () => failing.mock.calls.filter(([config]) => config.name === WRITE_ENTRIES_AND_BALANCES.name).length,
+    restore: () => spy.mockRestore(),
+  };
+}
+
+test('a failing database is retried with growing waits, and a stopped ledger leaves no retry behind', async () => {
+  const acc = await domain.billing.createAccount('embedded-backoff', 1_000_000);
+  const { attempts, restore } = failChargeWrites();
   try {
     await domain.settle(usageEvent(acc.id, { request_id: 'backoff-1', cost_micros: 1_000 }));
     await new Promise((r) => setTimeout(r, 400));
@@ -365,7 +375,7 @@ test('a failing database is retried with growing waits, and a stopped ledger lea
     await new Promise((r) => setTimeout(r, 300));
     expect(attempts()).toBe(afterStop);
   } finally {
-    spy.mockRestore();
+    restore();
   }
 });
 
@@ -499,12 +509,7 @@ describe('idle accounts leave memory, and come back from the ledger exactly', ()
   test("a failing commit's accounts stay in memory while its batch goes back to the queue, and their charges are written once the database is back", async () => {
     const acc = await domain.billing.createAccount('embedded-idle-failing', 1_000_000);
     const ledger = new EmbeddedLedger(ds, logger, { windowMs: 600_000 });
-    const pool = (ds.driver as unknown as { master: Pool }).master;
-    const query = pool.query.bind(pool) as (config: { name?: string }) => Promise<unknown>;
-    const spy = jest
-      .spyOn(pool, 'query')
-      .mockImplementation(((config: { name?: string }) =>
-        config.name === WRITE_ENTRIES_AND_BALANCES.name ? Promise.reject(new Error('database gone')) : query(config)) as never);
+    const { restore } = failChargeWrites();
     try {
       expect(await ledger.settle(usageEvent(acc.id, { request_id: 'idle-failing-1', cost_micros: 3_000 }))).toBe('settled');
       // A sweep while the charge waits: it stays, no longer marked as used.
@@ -515,12 +520,12 @@ describe('idle accounts leave memory, and come back from the ledger exactly', ()
       await ledger.maintain();
       expect(ledger.money.peek(acc.id)?.balance).toBe(997_000);
       await flushed;
-      spy.mockRestore();
+      restore();
       await ledger.flush();
       expect(await balanceMicros(ds, acc.id)).toBe(997_000);
       expect(await ledgerProvesBalance(acc.id)).toEqual({ balance: 997_000, proven: 997_000 });
     } finally {
-      spy.mockRestore();
+      restore();
       await ledger.drain();
     }
   });

@@ -488,6 +488,17 @@ describe('a caller that leaves: the call is stopped, and what it produced is cha
     return performance.now() - started;
   }
 
+  /** Calls an answer that never ends and leaves once the service has begun it, as the edge does when its client goes. */
+  async function leaveBegunAnswer(client: GrpcEndpointClient, meter: CallMeter, reason = 'client gone'): Promise<void> {
+    const abort = new AbortController();
+    const call = embed('hang');
+    const answer = client.call(call, abort.signal, meter);
+    // Left once the service runs the call: a fixed 30 ms could pass before it began under the full suite's load.
+    await waitFor('the call to begin', () => begun.has(call.request_id), 2_000, 5);
+    abort.abort(new Error(reason));
+    await expect(answer).rejects.toThrow(reason);
+  }
+
   test("a stream whose caller leaves is stopped: its cost reaches the caller's meter before the caller is done, and the session goes on", async () => {
     const { opened, client } = await serveMetering();
     const meter: CallMeter = { upstream_ms: 0 };
@@ -506,33 +517,17 @@ describe('a caller that leaves: the call is stopped, and what it produced is cha
 
   test("an answer whose caller leaves is stopped too: the abort's reason, the cost it reported, and the same session after", async () => {
     const { opened, client } = await serveMetering();
-    const abort = new AbortController();
     const meter: CallMeter = { upstream_ms: 0 };
-    const first = embed('hang');
-    const answer = client.call(first, abort.signal, meter);
-    // Left once the service runs the call: a fixed 30 ms could pass before it began under the full suite's load.
-    await waitFor('the call to begin', () => begun.has(first.request_id), 2_000, 5);
-    abort.abort(new Error('client gone'));
-    await expect(answer).rejects.toThrow('client gone');
+    await leaveBegunAnswer(client, meter);
     expect(meter.cost_micros).toBe(555);
-    const next = new AbortController();
-    const second = embed('hang');
-    const again = client.call(second, next.signal);
-    await waitFor('the second call to begin', () => begun.has(second.request_id), 2_000, 5);
-    next.abort(new Error('gone again'));
-    await expect(again).rejects.toThrow('gone again');
+    await leaveBegunAnswer(client, { upstream_ms: 0 }, 'gone again');
     expect(opened.sessions).toBe(1);
   });
 
   test("a caller that leaves a new session's first call before the session's metadata is read still stops it: its cost is known", async () => {
     const { opened, client } = await serveMetering({ metadataAfterMs: 200 });
-    const abort = new AbortController();
     const meter: CallMeter = { upstream_ms: 0 };
-    const call = embed('hang');
-    const answer = client.call(call, abort.signal, meter);
-    await waitFor('the call to begin', () => begun.has(call.request_id), 2_000, 5);
-    abort.abort(new Error('client gone'));
-    await expect(answer).rejects.toThrow('client gone');
+    await leaveBegunAnswer(client, meter);
     expect(meter.cost_micros).toBe(555);
     // The session goes on: the next call is on it.
     const again: CallMeter = { upstream_ms: 0 };
@@ -543,15 +538,11 @@ describe('a caller that leaves: the call is stopped, and what it produced is cha
 
   test('an older service whose metadata comes late and says it takes no stops gets its cancel then, not after the grace', async () => {
     const { opened, client } = await serveMetering({ stops: false, metadataAfterMs: 200 });
-    const abort = new AbortController();
     const meter: CallMeter = { upstream_ms: 0 };
-    const call = embed('hang');
-    const answer = client.call(call, abort.signal, meter);
-    await waitFor('the call to begin', () => begun.has(call.request_id), 2_000, 5);
-    const left = performance.now();
-    abort.abort(new Error('client gone'));
-    await expect(answer).rejects.toThrow('client gone');
-    expect(performance.now() - left).toBeLessThan(STOP_GRACE_MS - 200);
+    const started = performance.now();
+    await leaveBegunAnswer(client, meter);
+    // The metadata comes 200 ms after the session opened; the grace would be 1,000 ms.
+    expect(performance.now() - started).toBeLessThan(STOP_GRACE_MS - 200);
     expect(meter.cost_micros).toBeUndefined();
     await leaveAfterOne(client, speak(3), { upstream_ms: 0 });
     expect(opened.sessions).toBe(2);
