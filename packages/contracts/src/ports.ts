@@ -210,11 +210,12 @@ export interface CallMeter {
 
 /**
  * How one upstream attempt of a call ended (the runner's failover tells its observer): `cancelled`
- * when the caller left (the call's signal aborted), and `invalid_request` when the channel's adapter
+ * when the caller left (the call's signal aborted), `invalid_request` when the channel's adapter
  * refused the request before sending it (a 4xx of the gateway's own, such as a tool call's arguments
- * that its protocol cannot carry): neither says anything about the upstream.
+ * that its protocol cannot carry), and `rejected` when the upstream answered a 4xx about the request
+ * itself (its status and message go to the client): none says the upstream or the channel failed.
  */
-export type AttemptOutcome = 'ok' | 'retryable_error' | 'error' | 'invalid_request' | 'cancelled';
+export type AttemptOutcome = 'ok' | 'retryable_error' | 'error' | 'invalid_request' | 'rejected' | 'cancelled';
 
 /** Where a service reports what a call produced; billing settles the hold from it. */
 export interface UsageSink {

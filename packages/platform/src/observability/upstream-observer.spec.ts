@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { errors, type Channel, type ModelInfo, type ModelRoute } from '@unigate/contracts';
+import { errors, GatewayError, type Channel, type ModelInfo, type ModelRoute } from '@unigate/contracts';
 import { createLogger } from '../logger';
 import { upstreamObservers } from './upstream-observer';
 
@@ -51,6 +51,22 @@ describe('upstreamObservers.onAttempt', () => {
     observers.onAttempt(route, channel, 'ok', undefined, 'req_ghi');
     await new Promise((r) => setImmediate(r));
     expect(lines).toEqual([expect.objectContaining({ level: 'debug', request_id: 'req_def' })]);
+  });
+
+  it("logs an upstream's refusal of the request at info, with the upstream's status, not as a failure", async () => {
+    const { observers, lines } = observed();
+    const refused = new GatewayError({ status: 400, code: 'invalid_request_error', message: 'prompt is too long', upstreamStatus: 400 });
+    observers.onAttempt(route, channel, 'rejected', refused, 'req_mno');
+    await new Promise((r) => setImmediate(r));
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'info',
+        msg: 'upstream rejected the request',
+        request_id: 'req_mno',
+        upstream_status: 400,
+        err: expect.objectContaining({ message: 'prompt is too long' }),
+      }),
+    ]);
   });
 
   it('logs a request the adapter refused at debug only: its access line has the 400', async () => {

@@ -20,6 +20,19 @@ export function upstreamObservers(logger: Logger) {
           { request_id: requestId, model: route.model.id, channel: channel.id, err: describe(error) },
           'upstream attempt not made: the request is invalid for this channel',
         );
+      // The upstream refused the request itself (its 4xx goes to the client as it is): at info, not as
+      // a failure, yet visible, since a refusal of what the gateway translated may be the gateway's.
+      else if (outcome === 'rejected')
+        logger.info(
+          {
+            request_id: requestId,
+            model: route.model.id,
+            channel: channel.id,
+            upstream_status: (error as { upstreamStatus?: number } | undefined)?.upstreamStatus,
+            err: describe(error),
+          },
+          'upstream rejected the request',
+        );
       else if (outcome !== 'ok') {
         // The client's message leaves out the upstream's address; the system error behind it (cause) has it.
         const cause = (error as { cause?: unknown } | undefined)?.cause;

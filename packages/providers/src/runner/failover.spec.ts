@@ -44,9 +44,21 @@ test('a retryable failure moves on to the next channel; the answer comes from it
 
 test('a failure that is not retryable ends the call at the first channel', async () => {
   const { outcomes, observe } = observed();
+  const broken = errors.upstream(502, 'upstream stream failed midway', false);
+  await expect(withFailover(route, () => Promise.reject(broken), observe)).rejects.toBe(broken);
+  expect(outcomes).toEqual([['a', 'error']]);
+});
+
+test("an upstream's 4xx about the request ends the call too, rejected: not the upstream's failure", async () => {
+  const { outcomes, observe } = observed();
   const refused = upstreamHttpError({ detail: () => undefined }, 400, '{"error":"no"}');
   await expect(withFailover(route, () => Promise.reject(refused), observe)).rejects.toBe(refused);
-  expect(outcomes).toEqual([['a', 'error']]);
+  expect(outcomes).toEqual([['a', 'rejected']]);
+  // Its credentials or model refused: the channel's trouble, another channel is tried.
+  const { outcomes: channel, observe: observeChannel } = observed();
+  const keyRefused = upstreamHttpError({ detail: () => undefined }, 401, '{"error":"bad key"}');
+  await expect(withFailover(route, () => Promise.reject(keyRefused), observeChannel)).rejects.toBe(keyRefused);
+  expect(channel.map(([, outcome]) => outcome)).toEqual(route.channels.map(() => 'retryable_error'));
 });
 
 test("a request the adapter refuses before sending is the client's, not the upstream's failure", async () => {

@@ -11,13 +11,15 @@ export type { AttemptOutcome };
 export type AttemptObserver = (route: ModelRoute, channel: Channel, outcome: AttemptOutcome, error?: unknown, requestId?: string) => void;
 
 /**
- * A failure's outcome. A 4xx that carries no upstream status is the adapter's own refusal (the
- * upstream's 4xx answers carry theirs, upstream-errors.ts): the client's request, not the upstream.
+ * A failure's outcome. A 4xx is about the client's request, not the upstream: the upstream's own 4xx
+ * answers carry their status (upstream-errors.ts; those about the channel's credentials or model are
+ * retryable 502s), and one without is the adapter's refusal before sending.
  */
 function outcomeOf(err: unknown): AttemptOutcome {
   if (!GatewayError.is(err)) return 'error';
   if (err.retryable) return 'retryable_error';
-  return err.status < 500 && err.upstreamStatus === undefined ? 'invalid_request' : 'error';
+  if (err.status >= 500) return 'error';
+  return err.upstreamStatus === undefined ? 'invalid_request' : 'rejected';
 }
 
 export async function withFailover<T>(
