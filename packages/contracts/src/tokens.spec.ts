@@ -7,6 +7,7 @@ import {
   IMAGE_BLOCK_TOKENS,
   MESSAGE_OVERHEAD_TOKENS,
   REPLY_PRIMING_TOKENS,
+  imageUrlIsLengthy,
   splitTextTokens,
 } from './tokens';
 
@@ -206,5 +207,34 @@ describe('countAnthropicPromptTokens', () => {
     const own = countTextTokens('https://example.com') + countTextTokens('Found') + countTextTokens(text);
     expect(prompt(search)).toBe(own);
     expect(prompt({ type: 'tool_result', tool_use_id: 't', content: [search] })).toBe(MESSAGE_OVERHEAD_TOKENS + own);
+  });
+});
+
+describe('media the counters cannot measure', () => {
+  const chatFound = (content: unknown[]) => {
+    const media = { found: false };
+    countPromptTokens([{ role: 'user', content } as never], media);
+    return media.found;
+  };
+
+  it('is reported for video, audio and non-image files, never for text or images', () => {
+    expect(
+      chatFound([
+        { type: 'text', text: 'hi' },
+        { type: 'image_url', image_url: { url: 'https://x/cat.jpg' } },
+      ]),
+    ).toBe(false);
+    expect(chatFound([{ type: 'video_url', video_url: { url: 'https://x/a' } }])).toBe(true);
+    expect(chatFound([{ type: 'audio_url', audio_url: { url: 'https://x/a' } }])).toBe(true);
+    expect(chatFound([{ type: 'input_audio', input_audio: { data: 'UklGRg==', format: 'wav' } }])).toBe(true);
+    expect(chatFound([{ type: 'image_url', image_url: { url: 'https://x/doc.PDF#page=2' } }])).toBe(true);
+  });
+
+  it('tells an image URL from a lengthy file by its data type or extension; no extension is an image', () => {
+    expect(imageUrlIsLengthy('data:image/png;base64,iVBOR')).toBe(false);
+    expect(imageUrlIsLengthy('data:video/mp4;base64,AAAA')).toBe(true);
+    expect(imageUrlIsLengthy('https://youtube.example/watch?v=x.mp4')).toBe(false);
+    expect(imageUrlIsLengthy('https://x/clip.webm?sig=a.png')).toBe(true);
+    expect(imageUrlIsLengthy('https://x/signed')).toBe(false);
   });
 });

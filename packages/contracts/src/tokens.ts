@@ -26,6 +26,25 @@ export const REPLY_PRIMING_TOKENS = 3;
 export const IMAGE_BLOCK_TOKENS = 765;
 
 /**
+ * What the prompt counters saw that they could not measure: a part whose tokens grow with its length
+ * (a PDF or other file, a video, audio), counted at IMAGE_BLOCK_TOKENS like an image though an hour of
+ * video is about a million tokens. An image's cost is bounded (vendors scale it down); these are
+ * bounded only by the model's window, which is what a hold must reserve for them (chat-plan.ts).
+ */
+export interface UnmeasuredMedia {
+  found: boolean;
+}
+
+/** A file an image block points at whose tokens grow with its length (Gemini reads any file it is given). */
+const LENGTHY_FILE = /\.(pdf|txt|csv|html?|mp4|mpe?g|mov|avi|flv|webm|wmv|3gpp?|wav|mp3|aiff?|aac|ogg|oga|flac|m4a)$/i;
+
+/** Whether an image block's URL holds something other than an image: a `data:` URL of another type, or a file of one. */
+export function imageUrlIsLengthy(url: string): boolean {
+  if (url.startsWith('data:')) return !/^data:image\//i.test(url);
+  return LENGTHY_FILE.test(url.split(/[?#]/, 1)[0]);
+}
+
+/**
  * The number of TOKEN_RE's matches in `text`, counted by a scan over its code points instead of the
  * regex: the edge sizes every hold with it, over the whole prompt, and a coding agent's prompt is
  * tens of kilobytes (the regex took ~0.7 ms for 60 KB; this scan a small fraction of it). Each code
@@ -142,8 +161,9 @@ export function splitTextTokens(text: string): string[] {
 /**
  * Estimated prompt size of a chat request: the text of every string or text-block content, the name
  * and arguments of every tool call, a fixed cost per image block, per message and once for the reply.
+ * A video, audio or non-image file block costs an image's too, and is reported in `media`.
  */
-export function countPromptTokens(messages: ReadonlyArray<ChatMessage>): number {
+export function countPromptTokens(messages: ReadonlyArray<ChatMessage>, media?: UnmeasuredMedia): number {
   let total = REPLY_PRIMING_TOKENS;
   for (const m of messages) {
     total += MESSAGE_OVERHEAD_TOKENS;
@@ -153,7 +173,12 @@ export function countPromptTokens(messages: ReadonlyArray<ChatMessage>): number 
       total += countTextTokens(content);
     } else if (Array.isArray(content)) {
       for (const block of content) {
-        total += block.type === 'text' ? countTextTokens(block.text) : IMAGE_BLOCK_TOKENS;
+        if (block.type === 'text') {
+          total += countTextTokens(block.text);
+          continue;
+        }
+        total += IMAGE_BLOCK_TOKENS;
+        if (media && (block.type !== 'image_url' || imageUrlIsLengthy(block.image_url.url))) media.found = true;
       }
     }
     for (const call of m.tool_calls ?? []) {
@@ -175,7 +200,7 @@ export interface AnthropicPrompt {
  * same conversation in chat form: text, tool calls and results, a fixed cost per image or document,
  * per message and once for the reply, plus the declared tools.
  */
-export function countAnthropicPromptTokens(req: AnthropicPrompt): number {
+export function countAnthropicPromptTokens(req: AnthropicPrompt, media?: UnmeasuredMedia): number {
   let total = REPLY_PRIMING_TOKENS;
   if (req.system !== undefined) {
     total += MESSAGE_OVERHEAD_TOKENS;
@@ -184,13 +209,13 @@ export function countAnthropicPromptTokens(req: AnthropicPrompt): number {
   for (const m of req.messages) {
     total += MESSAGE_OVERHEAD_TOKENS;
     if (typeof m.content === 'string') total += countTextTokens(m.content);
-    else for (const block of m.content) total += anthropicBlockTokens(block);
+    else for (const block of m.content) total += anthropicBlockTokens(block, media);
   }
   if (req.tools?.length) total += countTextTokens(JSON.stringify(req.tools));
   return total;
 }
 
-function anthropicBlockTokens(block: { type: string } & Record<string, unknown>): number {
+function anthropicBlockTokens(block: { type: string } & Record<string, unknown>, media?: UnmeasuredMedia): number {
   switch (block.type) {
     case 'text':
       return countTextTokens(String(block.text ?? ''));
@@ -199,14 +224,16 @@ function anthropicBlockTokens(block: { type: string } & Record<string, unknown>)
     case 'image':
       return IMAGE_BLOCK_TOKENS;
     case 'document':
-      return documentTokens(block);
+      return documentTokens(block, media);
     case 'search_result':
-      return countTextTokens(String(block.title ?? '')) + countTextTokens(String(block.source ?? '')) + nestedBlockTokens(block.content);
+      return (
+        countTextTokens(String(block.title ?? '')) + countTextTokens(String(block.source ?? '')) + nestedBlockTokens(block.content, media)
+      );
     case 'tool_use':
       return countTextTokens(String(block.name ?? '')) + countTextTokens(JSON.stringify(block.input ?? {}));
     case 'tool_result':
       // Its blocks, as a document's or a search result's, plus a message's overhead when it has blocks.
-      return nestedBlockTokens(block.content) + (Array.isArray(block.content) ? MESSAGE_OVERHEAD_TOKENS : 0);
+      return nestedBlockTokens(block.content, media) + (Array.isArray(block.content) ? MESSAGE_OVERHEAD_TOKENS : 0);
     default:
       return 0;
   }
@@ -215,21 +242,22 @@ function anthropicBlockTokens(block: { type: string } & Record<string, unknown>)
 /**
  * A document by what it holds: a plain-text one by its text, one of content blocks by those blocks
  * (a fixed cost would hold a 150,000-word text as a few hundred tokens, far below its charge). A PDF
- * or a URL has no text to count here: the fixed cost of an image.
+ * or a URL has no text to count here: the fixed cost of an image, reported in `media`.
  */
-function documentTokens(block: Record<string, unknown>): number {
+function documentTokens(block: Record<string, unknown>, media?: UnmeasuredMedia): number {
   const source = block.source as { type?: unknown; data?: unknown; content?: unknown } | null | undefined;
   const about = countTextTokens(String(block.title ?? '')) + countTextTokens(String(block.context ?? ''));
   if (source?.type === 'text') return about + countTextTokens(String(source.data ?? ''));
-  if (source?.type === 'content') return about + nestedBlockTokens(source.content);
+  if (source?.type === 'content') return about + nestedBlockTokens(source.content, media);
+  if (media) media.found = true;
   return about + IMAGE_BLOCK_TOKENS;
 }
 
 /** Blocks nested in a block (a document's or a search result's content): a string, or blocks. */
-function nestedBlockTokens(content: unknown): number {
+function nestedBlockTokens(content: unknown, media?: UnmeasuredMedia): number {
   if (typeof content === 'string') return countTextTokens(content);
   if (!Array.isArray(content)) return 0;
-  return content.reduce((n: number, b: { type: string } & Record<string, unknown>) => n + anthropicBlockTokens(b), 0);
+  return content.reduce((n: number, b: { type: string } & Record<string, unknown>) => n + anthropicBlockTokens(b, media), 0);
 }
 
 /**
@@ -237,7 +265,10 @@ function nestedBlockTokens(content: unknown): number {
  * the instructions, every message's text, tool calls and results, reasoning summaries, a fixed cost
  * per image or file, per item and once for the reply, plus the declared tools.
  */
-export function countResponsesPromptTokens(req: Pick<ResponsesRequest, 'input' | 'instructions' | 'tools'>): number {
+export function countResponsesPromptTokens(
+  req: Pick<ResponsesRequest, 'input' | 'instructions' | 'tools'>,
+  media?: UnmeasuredMedia,
+): number {
   let total = REPLY_PRIMING_TOKENS;
   if (req.instructions) total += MESSAGE_OVERHEAD_TOKENS + countTextTokens(req.instructions);
   // Counted as the upstream reads it: a compaction trigger as the summary prompt, the gateway's own
@@ -247,7 +278,8 @@ export function countResponsesPromptTokens(req: Pick<ResponsesRequest, 'input' |
     total += MESSAGE_OVERHEAD_TOKENS;
     switch (item.type) {
       case 'message':
-        total += typeof item.content === 'string' ? countTextTokens(item.content) : item.content.reduce((n, p) => n + partTokens(p), 0);
+        total +=
+          typeof item.content === 'string' ? countTextTokens(item.content) : item.content.reduce((n, p) => n + partTokens(p, media), 0);
         break;
       case 'function_call':
         total += countTextTokens(item.name) + countTextTokens(item.arguments);
@@ -257,7 +289,7 @@ export function countResponsesPromptTokens(req: Pick<ResponsesRequest, 'input' |
         break;
       case 'function_call_output':
       case 'custom_tool_call_output':
-        total += typeof item.output === 'string' ? countTextTokens(item.output) : item.output.reduce((n, p) => n + partTokens(p), 0);
+        total += typeof item.output === 'string' ? countTextTokens(item.output) : item.output.reduce((n, p) => n + partTokens(p, media), 0);
         break;
       case 'reasoning':
         total += item.summary.reduce((n, s) => n + countTextTokens(s.text), 0);
@@ -270,14 +302,18 @@ export function countResponsesPromptTokens(req: Pick<ResponsesRequest, 'input' |
   return total;
 }
 
-function partTokens(part: { type: string } & Record<string, unknown>): number {
+function partTokens(part: { type: string } & Record<string, unknown>, media?: UnmeasuredMedia): number {
   switch (part.type) {
     case 'input_text':
     case 'output_text':
       return countTextTokens(String(part.text ?? ''));
     case 'refusal':
       return countTextTokens(String(part.refusal ?? ''));
-    default: // input_image, input_file
+    case 'input_image':
+      if (media && typeof part.image_url === 'string' && imageUrlIsLengthy(part.image_url)) media.found = true;
+      return IMAGE_BLOCK_TOKENS;
+    default: // input_file
+      if (media) media.found = true;
       return IMAGE_BLOCK_TOKENS;
   }
 }

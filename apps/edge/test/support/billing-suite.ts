@@ -239,6 +239,54 @@ export function billingSuite(start: () => Promise<Stack>) {
     }
   });
 
+  it("holds a PDF, whose pages the edge cannot count, for the model's whole window: refused 402 when the balance cannot cover it, served and charged what was read when it can", async () => {
+    // sigma-sonnet-4-6: a 200,000-token window at $3 per million input tokens, $15 per million output.
+    const body = {
+      model: MODEL,
+      max_tokens: 16,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQK' } },
+            { type: 'text', text: 'Summarize the report' },
+          ],
+        },
+      ],
+    };
+    const send = (key: string) =>
+      fetch(`${stack.baseURL}/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    // Room for the request as estimated (a page's fixed cost: ~$0.004), not for a window of input ($0.60).
+    const short = await admin.fundedKey(0.05);
+    const refused = await send(short.key);
+    expect(refused.status).toBe(402);
+    expect(await json(refused)).toMatchObject({
+      type: 'error',
+      error: { type: expect.any(String), message: expect.stringMatching(/^Insufficient balance/) },
+    });
+
+    const funded = await admin.fundedKey(1);
+    const served = await send(funded.key);
+    expect(served.status).toBe(200);
+    const answer = (await json(served)) as { usage: { input_tokens: number } };
+    const [entry] = await eventually(
+      () => admin.usage(funded.accountId),
+      (e) => e.length === 1,
+    );
+    // Charged what the upstream says it read, far below the window held for it.
+    expect(entry.input_tokens).toBe(answer.usage.input_tokens);
+    expect(entry.cost_micros).toBeLessThan(micros(0.05));
+    const account = await eventually(
+      () => admin.account(funded.accountId),
+      (a) => a.reserved_usd === 0,
+    );
+    expect(micros(account.balance_usd)).toBe(micros(1) - entry.cost_micros);
+  });
+
   it('serves subscription/usage so that hard_limit_usd − total_usage/100 is the true balance', async () => {
     const { accountId, key } = await admin.fundedKey(3);
     for (let i = 0; i < 3; i++)

@@ -51,6 +51,22 @@ describe('media blocks', () => {
     expect(() => enforceChatModelRules(gamma, body({ messages: [{ role: 'user', content: media }] }))).not.toThrow();
   });
 
+  it.each([1, 2, 3])(
+    "hold the model's whole window as input: their tokens grow with their length, which is not counted here (block %i)",
+    (index) => {
+      const usage = planChatCompletion(gamma, body({ messages: [{ role: 'user', content: [media[0], media[index]] }], max_tokens: 10 }));
+      expect(usage).toEqual({ input_tokens: 1_048_576, output_tokens: 10 });
+    },
+  );
+
+  it('so does an image block pointing at a video, audio or PDF file; an image stays held at its estimate', () => {
+    const imageAt = (url: string) => body({ messages: [{ role: 'user', content: [media[0], { type: 'image_url', image_url: { url } }] }] });
+    for (const url of ['https://example.com/talk.mp4?sig=1', 'data:application/pdf;base64,JVBERi0=', 'gs://bucket/a.flac'])
+      expect(planChatCompletion(gamma, imageAt(url)).input_tokens).toBe(1_048_576);
+    for (const url of ['https://example.com/cat.png', 'https://example.com/photo?id=1', 'data:image/jpeg;base64,/9j/'])
+      expect(planChatCompletion(gamma, imageAt(url)).input_tokens).toBeLessThan(1_000);
+  });
+
   it.each([1, 2, 3])('are refused elsewhere, naming the block (block %i)', (index) => {
     const err = rejection(sigma, { messages: [{ role: 'user', content: [media[0], media[index]] }] });
     expect(err).toMatchObject({

@@ -7,7 +7,7 @@
 import type { ModelInfo } from '../../catalog';
 import { requestedMaxTokens, type ChatCompletionRequest } from '../../chat';
 import { oneHourWritesDearer, type Usage } from '../../pricing';
-import { countPromptTokens, countTextTokens } from '../../tokens';
+import { countPromptTokens, countTextTokens, type UnmeasuredMedia } from '../../tokens';
 import { chatAsksOneHourCache } from '../one-hour-cache';
 import type { ChatRuleInput } from './chat-rule';
 import { EVERY_MODEL, MODEL_RULES } from './rules-by-model';
@@ -26,28 +26,32 @@ export function heldPromptTokens(promptTokens: number): number {
 
 /**
  * The worst case a hold reserves, with the prompt estimated once and enlarged by the margin;
- * `oneHourCache`: the request asks for one-hour cache writes, which the hold may then price the prompt at.
+ * `oneHourCache`: the request asks for one-hour cache writes, which the hold may then price the prompt
+ * at; `window`: the prompt holds what the edge cannot count (heldWindowInput), so the model's window.
  */
-export function worstCaseUsage(promptTokens: number, outputTokens: number, oneHourCache = false): Usage {
-  const input = heldPromptTokens(promptTokens);
+export function worstCaseUsage(promptTokens: number, outputTokens: number, oneHourCache = false, window?: ModelInfo): Usage {
+  const estimate = heldPromptTokens(promptTokens);
+  const input = window ? heldWindowInput(window, estimate) : estimate;
   return { input_tokens: input, output_tokens: outputTokens, ...(oneHourCache && { cache_write_1h_input_tokens: input }) };
 }
 
 /**
- * The input a continuation's hold reserves (`previous_response_id`, `previous_interaction_id`): the
- * upstream also reads stored turns that never pass through the edge, and only the model's window
- * bounds them — a bound the vendor enforces, so no margin on it. A model the catalogue gives no
- * window has no bound: the new input's estimate stays.
+ * The input a hold reserves for a prompt the edge cannot count: a continuation
+ * (`previous_response_id`, `previous_interaction_id`), whose stored turns the upstream reads though
+ * they never pass through the edge, or media whose tokens grow with their length (a PDF, a video,
+ * audio: UnmeasuredMedia in tokens.ts). Only the model's window bounds them — a bound the vendor
+ * enforces, so no margin on it. A model the catalogue gives no window has no bound: the estimate stays.
  */
-export function heldContinuationInput(model: ModelInfo, estimate: number): number {
+export function heldWindowInput(model: ModelInfo, estimate: number): number {
   return model.context_window === undefined ? estimate : Math.max(estimate, model.context_window);
 }
 
 /** Runs the rules; returns the worst case. */
 export function planChatCompletion(model: ModelInfo, body: ChatCompletionRequest): Usage {
   let prompt: number | undefined;
+  const media: UnmeasuredMedia = { found: false };
   const promptTokens = () =>
-    (prompt ??= countPromptTokens(body.messages) + (body.tools?.length ? countTextTokens(JSON.stringify(body.tools)) : 0));
+    (prompt ??= countPromptTokens(body.messages, media) + (body.tools?.length ? countTextTokens(JSON.stringify(body.tools)) : 0));
   const input: ChatRuleInput = { model, body, promptTokens };
   const set = MODEL_RULES[model.id];
   for (const rule of EVERY_MODEL) rule(input);
@@ -57,7 +61,9 @@ export function planChatCompletion(model: ModelInfo, body: ChatCompletionRequest
     requested !== undefined
       ? outputCeiling(model, requested)
       : (holdOutputCap(model, set?.holdOutputCap, promptTokens) ?? model.max_output_tokens ?? DEFAULT_OUTPUT_CAP);
-  return worstCaseUsage(promptTokens(), perCandidate * (body.n ?? 1), oneHourWritesDearer(model.prices) && chatAsksOneHourCache(body));
+  const oneHourCache = oneHourWritesDearer(model.prices) && chatAsksOneHourCache(body);
+  const prompted = promptTokens();
+  return worstCaseUsage(prompted, perCandidate * (body.n ?? 1), oneHourCache, media.found ? model : undefined);
 }
 
 /** A model cannot produce more than its catalogue output limit, whatever max_tokens asks for. */

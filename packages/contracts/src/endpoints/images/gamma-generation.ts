@@ -9,7 +9,7 @@ import { GatewayError } from '../../errors';
 import type { Usage } from '../../pricing';
 import { countTextTokens } from '../../tokens';
 import { parseOrThrow } from '../../validation';
-import { heldContinuationInput, heldPromptTokens } from '../chat-completions/chat-plan';
+import { heldWindowInput, heldPromptTokens } from '../chat-completions/chat-plan';
 
 const invalid = (param: string, message: string, code = 'invalid_value') => new GatewayError({ status: 400, code, param, message });
 
@@ -105,6 +105,6 @@ export function planGammaGeneration(model: ModelInfo, body: unknown): Usage {
   const prompt = countTextTokens(text + (req.system_instruction ?? '')) + images * GAMMA_IMAGE_INPUT_TOKENS;
   const estimate = heldPromptTokens(prompt);
   // docs/images.md, "Billing": a continuation holds the model's window.
-  const input = req.previous_interaction_id ? heldContinuationInput(model, estimate) : estimate;
+  const input = req.previous_interaction_id ? heldWindowInput(model, estimate) : estimate;
   return { input_tokens: input, images: 1, image_size: gammaImageSize(req) };
 }

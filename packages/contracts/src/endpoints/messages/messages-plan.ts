@@ -1,18 +1,19 @@
 /**
  * The plan of a messages-format request, on its own terms (no translation to chat form): the
  * prompt must fit the model's window, and the hold reserves the estimated prompt plus max_tokens
- * (at most what the model can produce).
+ * (at most what the model can produce); with a document the edge cannot count, the whole window.
  */
 import type { AnthropicMessagesRequest } from '../../anthropic';
 import type { ModelInfo } from '../../catalog';
 import { errors } from '../../errors';
 import { oneHourWritesDearer, type Usage } from '../../pricing';
-import { countAnthropicPromptTokens } from '../../tokens';
+import { countAnthropicPromptTokens, type UnmeasuredMedia } from '../../tokens';
 import { outputCeiling, worstCaseUsage } from '../chat-completions/chat-plan';
 import { messagesAskOneHourCache } from '../one-hour-cache';
 
 export function planMessages(model: ModelInfo, req: AnthropicMessagesRequest): Usage {
-  const prompt = countAnthropicPromptTokens(req);
+  const media: UnmeasuredMedia = { found: false };
+  const prompt = countAnthropicPromptTokens(req, media);
   if (model.context_window !== undefined && prompt > model.context_window) {
     throw errors.invalidRequest(
       `prompt is too long: about ${prompt} tokens > ${model.context_window} maximum`,
@@ -20,5 +21,7 @@ export function planMessages(model: ModelInfo, req: AnthropicMessagesRequest): U
       'context_length_exceeded',
     );
   }
-  return worstCaseUsage(prompt, outputCeiling(model, req.max_tokens), oneHourWritesDearer(model.prices) && messagesAskOneHourCache(req));
+  const oneHourCache = oneHourWritesDearer(model.prices) && messagesAskOneHourCache(req);
+  // A PDF or a document by URL: its pages are not counted here, only the model's window bounds them.
+  return worstCaseUsage(prompt, outputCeiling(model, req.max_tokens), oneHourCache, media.found ? model : undefined);
 }

@@ -40,6 +40,18 @@ describe('planResponses', () => {
     expect(usage.input_tokens).toBeLessThan(100);
   });
 
+  it('holds the whole context window as input for a file part, whose pages are not counted here; an image is held at its estimate', () => {
+    const withPart = (part: Record<string, unknown>) => ({
+      model: 'sigma-sonnet-4-6',
+      input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Summarize' }, part] }],
+      max_output_tokens: 16,
+    });
+    const file = withPart({ type: 'input_file', filename: 'report.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' });
+    expect(planResponses(model(), file as never)).toEqual({ input_tokens: 200_000, output_tokens: 16 });
+    const image = withPart({ type: 'input_image', image_url: 'https://example.com/cat.png' });
+    expect(planResponses(model(), image as never).input_tokens).toBeLessThan(1_000);
+  });
+
   it('refuses new input larger than the window before any hold, continuation or not', () => {
     const input = 'word '.repeat(30_000);
     for (const previous_response_id of [undefined, 'resp_1']) {

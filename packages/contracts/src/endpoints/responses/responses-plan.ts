@@ -6,18 +6,20 @@
  * A continuation (`previous_response_id`) is resolved by the chat service, after admission, so the
  * edge cannot count its earlier turns. Its hold reserves the model's whole context window as input
  * instead: no upstream reads more than that, whatever the stored conversation holds, so the hold
- * still covers the call, and the call's measured cost replaces it when it ends (docs/billing.md).
+ * still covers the call, and the call's measured cost replaces it when it ends (docs/billing.md). So
+ * does a file part (`input_file`), whose pages the edge cannot count.
  */
 import type { ModelInfo } from '../../catalog';
 import { errors } from '../../errors';
 import type { Usage } from '../../pricing';
 import type { ResponsesRequest } from '../../responses/request';
-import { countResponsesPromptTokens } from '../../tokens';
-import { DEFAULT_OUTPUT_CAP, heldContinuationInput, heldPromptTokens, holdOutputCap, outputCeiling } from '../chat-completions/chat-plan';
+import { countResponsesPromptTokens, type UnmeasuredMedia } from '../../tokens';
+import { DEFAULT_OUTPUT_CAP, heldPromptTokens, heldWindowInput, holdOutputCap, outputCeiling } from '../chat-completions/chat-plan';
 import { MODEL_RULES } from '../chat-completions/rules-by-model';
 
 export function planResponses(model: ModelInfo, req: ResponsesRequest): Usage {
-  const prompt = countResponsesPromptTokens(req);
+  const media: UnmeasuredMedia = { found: false };
+  const prompt = countResponsesPromptTokens(req, media);
   if (model.context_window !== undefined && prompt > model.context_window) {
     throw errors.invalidRequest(
       `This model's maximum context length is ${model.context_window} tokens; the input holds about ${prompt} tokens.`,
@@ -30,5 +32,5 @@ export function planResponses(model: ModelInfo, req: ResponsesRequest): Usage {
       ? outputCeiling(model, req.max_output_tokens)
       : (holdOutputCap(model, MODEL_RULES[model.id]?.holdOutputCap, () => prompt) ?? model.max_output_tokens ?? DEFAULT_OUTPUT_CAP);
   const input = heldPromptTokens(prompt);
-  return { input_tokens: req.previous_response_id ? heldContinuationInput(model, input) : input, output_tokens: output };
+  return { input_tokens: req.previous_response_id || media.found ? heldWindowInput(model, input) : input, output_tokens: output };
 }
