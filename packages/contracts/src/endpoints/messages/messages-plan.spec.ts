@@ -3,16 +3,9 @@ import type { ModelInfo } from '../../catalog';
 import { parseOrThrow } from '../../validation';
 import { planMessages } from './messages-plan';
 
-const sigma: ModelInfo = {
-  id: 'sigma-sonnet-4-6',
-  family: 'sigma',
-  kind: 'chat',
-  owned_by: 'x',
-  created: 0,
-  context_window: 200_000,
-  max_output_tokens: 64_000,
-  prices: { input_per_mtok: 3_000_000, cached_input_per_mtok: 300_000, output_per_mtok: 15_000_000 },
-};
+/** sigma-sonnet-4-6 as the catalogue has it: a 200,000-token window, $3 / $15 per million tokens. */
+const prices = { input_per_mtok: 3_000_000, cached_input_per_mtok: 300_000, output_per_mtok: 15_000_000 };
+const sigma = { id: 'sigma-sonnet-4-6', kind: 'chat', context_window: 200_000, max_output_tokens: 64_000, prices } as ModelInfo;
 const ask = (block: Record<string, unknown>) =>
   parseOrThrow(anthropicMessagesRequestSchema, {
     model: sigma.id,
