@@ -7,6 +7,7 @@ export * from './pricing';
 export * from './events';
 export * from './admin';
 export * from './ports';
+export * from './media-types';
 export * from './tokens';
 export { TokenCountMemo, withTokenMemo } from './token-memo';
 export * from './anthropic';

@@ -10,6 +10,7 @@
 import type { ChatMessage } from './chat';
 import { compactionInput, touchesCompaction } from './responses/compaction';
 import { inputItems, type ResponsesRequest } from './responses/request';
+import { mimeFromPath } from './media-types';
 import { countThroughMemo } from './token-memo';
 
 const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
@@ -35,13 +36,19 @@ export interface UnmeasuredMedia {
   found: boolean;
 }
 
-/** A file an image block points at whose tokens grow with its length (Gemini reads any file it is given). */
-const LENGTHY_FILE = /\.(pdf|txt|csv|html?|mp4|mpe?g|mov|avi|flv|webm|wmv|3gpp?|wav|mp3|aiff?|aac|ogg|oga|flac|m4a)$/i;
+/** Text files an image block may point at: not in MIME_BY_EXTENSION, yet read whole by an upstream that reads files. */
+const TEXT_FILE = /\.(txt|csv|html?)$/i;
 
-/** Whether an image block's URL holds something other than an image: a `data:` URL of another type, or a file of one. */
+/**
+ * Whether an image block's URL holds something other than an image, whose tokens grow with its
+ * length (Gemini reads any file it is given): a `data:` URL of another type, or a file whose extension
+ * names one.
+ */
 export function imageUrlIsLengthy(url: string): boolean {
   if (url.startsWith('data:')) return !/^data:image\//i.test(url);
-  return LENGTHY_FILE.test(url.split(/[?#]/, 1)[0]);
+  const path = url.split(/[?#]/, 1)[0];
+  const mime = mimeFromPath(path);
+  return (mime !== undefined && !mime.startsWith('image/')) || TEXT_FILE.test(path);
 }
 
 /**

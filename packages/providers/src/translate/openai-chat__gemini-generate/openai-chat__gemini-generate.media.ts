@@ -4,41 +4,10 @@
  * itself, with the MIME type guessed from the file extension, else from the block type (image, video,
  * audio). OpenAI's base64 `input_audio` is inline data with the MIME type of its `format`.
  */
-import { errors, type ChatContentBlock, type ChatMessage } from '@unigate/contracts';
+import { errors, mimeFromPath, type ChatContentBlock, type ChatMessage } from '@unigate/contracts';
 import type { GeminiPart } from '../../gemini-generate/gemini-generate-types';
 
 type MediaKind = 'image' | 'video' | 'audio';
-
-/** Extension → MIME type, for the formats Gemini documents as input. */
-const MIME_BY_EXTENSION: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  heic: 'image/heic',
-  heif: 'image/heif',
-  mp4: 'video/mp4',
-  mpeg: 'video/mpeg',
-  mpg: 'video/mpg',
-  mov: 'video/mov',
-  avi: 'video/avi',
-  flv: 'video/x-flv',
-  webm: 'video/webm',
-  wmv: 'video/wmv',
-  '3gp': 'video/3gpp',
-  '3gpp': 'video/3gpp',
-  wav: 'audio/wav',
-  mp3: 'audio/mp3',
-  aif: 'audio/aiff',
-  aiff: 'audio/aiff',
-  aac: 'audio/aac',
-  ogg: 'audio/ogg',
-  oga: 'audio/ogg',
-  flac: 'audio/flac',
-  m4a: 'audio/mp4',
-  pdf: 'application/pdf',
-};
 
 /** When the URL says nothing (no extension, e.g. a YouTube link): the block type decides. */
 const FALLBACK_MIME: Record<MediaKind, string> = { image: 'image/jpeg', video: 'video/mp4', audio: 'audio/mp3' };
@@ -96,12 +65,6 @@ function urlPart(url: string, kind: MediaKind, where: string): GeminiPart {
     throw errors.invalidRequest(`Invalid '${where}': ${parsed.protocol} URLs are not supported; use http(s) or a data: URL.`, where);
   }
   return { fileData: { mimeType: mimeFromPath(parsed.pathname) ?? FALLBACK_MIME[kind], fileUri: url } };
-}
-
-function mimeFromPath(pathname: string): string | undefined {
-  const name = pathname.slice(pathname.lastIndexOf('/') + 1);
-  const dot = name.lastIndexOf('.');
-  return dot < 0 ? undefined : MIME_BY_EXTENSION[name.slice(dot + 1).toLowerCase()];
 }
 
 /** `data:<mime>[;base64],<payload>` → base64 inline data (a percent-encoded payload is re-encoded). */
