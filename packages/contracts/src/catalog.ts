@@ -134,6 +134,13 @@ export const modelInfoSchema = z.object({
   created: z.number().int(),
   context_window: count.optional(),
   max_output_tokens: count.optional(),
+  /**
+   * The most one input image can cost on this chat model, in tokens: vendors scale a large image down
+   * to a bound, and this is what an image at that bound costs (about 1,600 at Anthropic's 1.15
+   * megapixels). A hold reserves it per image; without it, or below IMAGE_BLOCK_TOKENS, an image is
+   * held at IMAGE_BLOCK_TOKENS (tokens.ts).
+   */
+  max_image_tokens: count.optional(),
   prices: priceSchema,
   /** Optional catalogue detail (filled for every built-in model; YAML-added models may omit it). */
   description: z.string().optional(),

@@ -3,11 +3,13 @@ import type { ChatMessage } from './chat';
 import {
   countAnthropicPromptTokens,
   countPromptTokens,
+  countResponsesPromptTokens,
   countTextTokens,
   IMAGE_BLOCK_TOKENS,
   MESSAGE_OVERHEAD_TOKENS,
   REPLY_PRIMING_TOKENS,
   imageUrlIsLengthy,
+  noMedia,
   splitTextTokens,
 } from './tokens';
 
@@ -212,7 +214,7 @@ describe('countAnthropicPromptTokens', () => {
 
 describe('media the counters cannot measure', () => {
   const chatFound = (content: unknown[]) => {
-    const media = { found: false };
+    const media = noMedia();
     countPromptTokens([{ role: 'user', content } as never], media);
     return media.found;
   };
@@ -228,6 +230,50 @@ describe('media the counters cannot measure', () => {
     expect(chatFound([{ type: 'audio_url', audio_url: { url: 'https://x/a' } }])).toBe(true);
     expect(chatFound([{ type: 'input_audio', input_audio: { data: 'UklGRg==', format: 'wav' } }])).toBe(true);
     expect(chatFound([{ type: 'image_url', image_url: { url: 'https://x/doc.PDF#page=2' } }])).toBe(true);
+  });
+
+  it('counts the images apart, in every format, nested ones too, and a lengthy file as no image', () => {
+    const chat = noMedia();
+    countPromptTokens(
+      [
+        {
+          role: 'user',
+          content: [
+            { type: 'image_url', image_url: { url: 'https://x/cat.jpg' } },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBOR' } },
+            { type: 'image_url', image_url: { url: 'https://x/doc.pdf' } },
+          ],
+        } as never,
+      ],
+      chat,
+    );
+    expect(chat).toEqual({ found: true, images: 2 });
+
+    const png = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBOR' } };
+    const messages = noMedia();
+    countAnthropicPromptTokens(
+      { messages: [{ content: [png, { type: 'tool_result', tool_use_id: 't', content: [png, png] }] }] },
+      messages,
+    );
+    expect(messages).toEqual({ found: false, images: 3 });
+
+    const responses = noMedia();
+    countResponsesPromptTokens(
+      {
+        input: [
+          {
+            type: 'message',
+            role: 'user',
+            content: [
+              { type: 'input_image', image_url: 'https://x/cat.webp', detail: 'auto' },
+              { type: 'input_file', file_data: 'JVBERi0=', filename: 'a.pdf' },
+            ],
+          },
+        ],
+      } as never,
+      responses,
+    );
+    expect(responses).toEqual({ found: true, images: 1 });
   });
 
   it('tells an image URL from a lengthy file by its data type or extension; no extension is an image', () => {

@@ -27,13 +27,21 @@ export const REPLY_PRIMING_TOKENS = 3;
 export const IMAGE_BLOCK_TOKENS = 765;
 
 /**
- * What the prompt counters saw that they could not measure: a part whose tokens grow with its length
- * (a PDF or other file, a video, audio), counted at IMAGE_BLOCK_TOKENS like an image though an hour of
- * video is about a million tokens. An image's cost is bounded (vendors scale it down); these are
- * bounded only by the model's window, which is what a hold must reserve for them (chat-plan.ts).
+ * What the prompt counters saw that they could not measure, each part counted at IMAGE_BLOCK_TOKENS:
+ * - `found`: a part whose tokens grow with its length (a PDF or other file, a video, audio), though an
+ *   hour of video is about a million tokens: bounded only by the model's window, which is what a hold
+ *   must reserve for it;
+ * - `images`: how many images, each bounded by what the vendor scales it down to (the model's
+ *   `max_image_tokens`, which may be above IMAGE_BLOCK_TOKENS) — chat-plan.ts, heldMediaInput.
  */
 export interface UnmeasuredMedia {
   found: boolean;
+  images: number;
+}
+
+/** Nothing seen yet. */
+export function noMedia(): UnmeasuredMedia {
+  return { found: false, images: 0 };
 }
 
 /** Text files an image block may point at: not in MIME_BY_EXTENSION, yet read whole by an upstream that reads files. */
@@ -185,7 +193,9 @@ export function countPromptTokens(messages: ReadonlyArray<ChatMessage>, media?: 
           continue;
         }
         total += IMAGE_BLOCK_TOKENS;
-        if (media && (block.type !== 'image_url' || imageUrlIsLengthy(block.image_url.url))) media.found = true;
+        if (!media) continue;
+        if (block.type !== 'image_url' || imageUrlIsLengthy(block.image_url.url)) media.found = true;
+        else media.images++;
       }
     }
     for (const call of m.tool_calls ?? []) {
@@ -229,6 +239,7 @@ function anthropicBlockTokens(block: { type: string } & Record<string, unknown>,
     case 'thinking':
       return countTextTokens(String(block.thinking ?? ''));
     case 'image':
+      if (media) media.images++;
       return IMAGE_BLOCK_TOKENS;
     case 'document':
       return documentTokens(block, media);
@@ -318,6 +329,7 @@ function partTokens(part: { type: string } & Record<string, unknown>, media?: Un
       return countTextTokens(String(part.refusal ?? ''));
     case 'input_image':
       if (media && typeof part.image_url === 'string' && imageUrlIsLengthy(part.image_url)) media.found = true;
+      else if (media) media.images++;
       return IMAGE_BLOCK_TOKENS;
     default: // input_file
       if (media) media.found = true;

@@ -198,4 +198,12 @@ aliases:
       'models.brand-new.family: is required for a model that is not built in',
     ]);
   });
+
+  it("takes a chat model's max_image_tokens, the bound its holds price an image at, and refuses it on other kinds", () => {
+    expect(build('models:\n  sigma-sonnet-4-6: { max_image_tokens: 2000 }').models.get('sigma-sonnet-4-6')!.max_image_tokens).toBe(2_000);
+    expect(build('models: {}').models.get('sigma-opus-4-7')!.max_image_tokens).toBe(5_000);
+    expect(problemsOf('models:\n  beta2.6-t2v: { max_image_tokens: 2000 }')).toEqual([
+      "models.beta2.6-t2v.max_image_tokens: only a chat model takes it ('beta2.6-t2v' is a video model)",
+    ]);
+  });
 });

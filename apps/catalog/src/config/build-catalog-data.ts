@@ -27,6 +27,9 @@ export function buildCatalogData(config: CatalogConfig, env: Env, simUrl: string
   const models = new Map<string, ModelInfo>(BUILTIN_MODELS.map((m) => [m.id, m]));
   for (const [id, entry] of Object.entries(config.models)) {
     const merged = mergeModel(id, models.get(id), entry, problems);
+    // Only a chat model's prompt holds images the hold prices by it.
+    if (merged && entry.max_image_tokens !== undefined && merged.kind !== 'chat')
+      problems.push(`models.${id}.max_image_tokens: only a chat model takes it ('${id}' is a ${merged.kind} model)`);
     if (merged) models.set(id, merged);
   }
 

@@ -64,6 +64,8 @@ export const modelConfigSchema = z
     description: z.string().optional(),
     context_window: z.number().int().positive().optional(),
     max_output_tokens: z.number().int().positive().optional(),
+    /** Chat models: the most one input image costs, in tokens (ModelInfo.max_image_tokens). */
+    max_image_tokens: z.number().int().positive().optional(),
     endpoints: z.array(z.enum(MODEL_ENDPOINTS)).min(1).optional(),
     prices: priceOverrideSchema.optional(),
     /** Replaces the model's default (simulator) channel. */

@@ -287,6 +287,44 @@ export function billingSuite(start: () => Promise<Stack>) {
     expect(micros(account.balance_usd)).toBe(micros(1) - entry.cost_micros);
   });
 
+  it("holds each image at the most the model's vendor charges for one (sigma-opus-4-7: 5,000 tokens), not at the fixed cost the edge counts", async () => {
+    // A 1×1 PNG, twenty times: counted at 765 tokens each (~$0.09 held at $5 per million input
+    // tokens), held at up to 5,000 each (~$0.52), which a large image costs on the vendor's side.
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
+    const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } };
+    const body = {
+      model: 'sigma-opus-4-7',
+      max_tokens: 16,
+      messages: [{ role: 'user', content: [...Array.from({ length: 20 }, () => image), { type: 'text', text: 'Compare them' }] }],
+    };
+    const send = (key: string) =>
+      fetch(`${stack.baseURL}/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const short = await admin.fundedKey(0.2);
+    const refused = await send(short.key);
+    expect(refused.status).toBe(402);
+
+    const funded = await admin.fundedKey(1);
+    const served = await send(funded.key);
+    expect(served.status).toBe(200);
+    const answer = (await json(served)) as { usage: { input_tokens: number } };
+    const [entry] = await eventually(
+      () => admin.usage(funded.accountId),
+      (e) => e.length === 1,
+    );
+    // Charged what the upstream read (the simulator counts an image at 765 tokens), the rest released.
+    expect(entry.input_tokens).toBe(answer.usage.input_tokens);
+    expect(entry.cost_micros).toBeLessThan(micros(0.2));
+    const account = await eventually(
+      () => admin.account(funded.accountId),
+      (a) => a.reserved_usd === 0,
+    );
+    expect(micros(account.balance_usd)).toBe(micros(1) - entry.cost_micros);
+  });
+
   it('serves subscription/usage so that hard_limit_usd − total_usage/100 is the true balance', async () => {
     const { accountId, key } = await admin.fundedKey(3);
     for (let i = 0; i < 3; i++)

@@ -14,6 +14,8 @@ export const CHAT_MODELS: ModelInfo[] = [
     description: 'Balanced sigma chat model for coding and agents.',
     context_window: 200_000,
     max_output_tokens: 64_000,
+    // A large image is scaled to about 1.15 megapixels, at 750 pixels a token.
+    max_image_tokens: 1_600,
     prices: {
       input_per_mtok: usd(3),
       cached_input_per_mtok: usd(0.3),
@@ -33,6 +35,8 @@ export const CHAT_MODELS: ModelInfo[] = [
     description: 'Most capable sigma chat model.',
     context_window: 200_000,
     max_output_tokens: 64_000,
+    // High-resolution vision: up to about 3.75 megapixels, at 750 pixels a token.
+    max_image_tokens: 5_000,
     prices: {
       input_per_mtok: usd(5),
       cached_input_per_mtok: usd(0.5),

@@ -67,6 +67,15 @@ describe('media blocks', () => {
       expect(planChatCompletion(gamma, imageAt(url)).input_tokens).toBeLessThan(1_000);
   });
 
+  it("hold each image at the model's max_image_tokens, and both images and lengthy media together under the window", () => {
+    const cat = { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } };
+    const images = body({ messages: [{ role: 'user', content: [media[0], cat, cat] }], max_tokens: 10 });
+    const fixed = planChatCompletion(sigma, images).input_tokens!;
+    expect(planChatCompletion({ ...sigma, max_image_tokens: 1_600 }, images).input_tokens).toBe(fixed + 2 * (1_600 - 765));
+    const both = body({ messages: [{ role: 'user', content: [media[0], cat, media[1]] }], max_tokens: 10 });
+    expect(planChatCompletion({ ...gamma, max_image_tokens: 5_000 }, both).input_tokens).toBe(1_048_576);
+  });
+
   it.each([1, 2, 3])('are refused elsewhere, naming the block (block %i)', (index) => {
     const err = rejection(sigma, { messages: [{ role: 'user', content: [media[0], media[index]] }] });
     expect(err).toMatchObject({

@@ -7,7 +7,7 @@
 import type { ModelInfo } from '../../catalog';
 import { requestedMaxTokens, type ChatCompletionRequest } from '../../chat';
 import { oneHourWritesDearer, type Usage } from '../../pricing';
-import { countPromptTokens, countTextTokens, type UnmeasuredMedia } from '../../tokens';
+import { countPromptTokens, countTextTokens, IMAGE_BLOCK_TOKENS, noMedia, type UnmeasuredMedia } from '../../tokens';
 import { chatAsksOneHourCache } from '../one-hour-cache';
 import type { ChatRuleInput } from './chat-rule';
 import { EVERY_MODEL, MODEL_RULES } from './rules-by-model';
@@ -27,12 +27,29 @@ export function heldPromptTokens(promptTokens: number): number {
 /**
  * The worst case a hold reserves, with the prompt estimated once and enlarged by the margin;
  * `oneHourCache`: the request asks for one-hour cache writes, which the hold may then price the prompt
- * at; `window`: the prompt holds what the edge cannot count (heldWindowInput), so the model's window.
+ * at; `media`: what the prompt counter could not measure, and the model that bounds it (heldMediaInput).
  */
-export function worstCaseUsage(promptTokens: number, outputTokens: number, oneHourCache = false, window?: ModelInfo): Usage {
+export function worstCaseUsage(
+  promptTokens: number,
+  outputTokens: number,
+  oneHourCache = false,
+  media?: { model: ModelInfo; seen: UnmeasuredMedia },
+): Usage {
   const estimate = heldPromptTokens(promptTokens);
-  const input = window ? heldWindowInput(window, estimate) : estimate;
+  const input = media ? heldMediaInput(media.model, media.seen, estimate) : estimate;
   return { input_tokens: input, output_tokens: outputTokens, ...(oneHourCache && { cache_write_1h_input_tokens: input }) };
+}
+
+/**
+ * The input a hold reserves for an estimated prompt, given the media in it the counter could not
+ * measure: each image up to the model's `max_image_tokens` (the counter took IMAGE_BLOCK_TOKENS, and a
+ * large image costs more on some vendors: ~1,600 tokens at Anthropic's), and media whose tokens grow
+ * with its length the model's whole window (heldWindowInput).
+ */
+export function heldMediaInput(model: ModelInfo, seen: UnmeasuredMedia, estimate: number): number {
+  const perImage = Math.max(0, (model.max_image_tokens ?? IMAGE_BLOCK_TOKENS) - IMAGE_BLOCK_TOKENS);
+  const withImages = estimate + seen.images * perImage;
+  return seen.found ? heldWindowInput(model, withImages) : withImages;
 }
 
 /**
@@ -49,7 +66,7 @@ export function heldWindowInput(model: ModelInfo, estimate: number): number {
 /** Runs the rules; returns the worst case. */
 export function planChatCompletion(model: ModelInfo, body: ChatCompletionRequest): Usage {
   let prompt: number | undefined;
-  const media: UnmeasuredMedia = { found: false };
+  const media = noMedia();
   const promptTokens = () =>
     (prompt ??= countPromptTokens(body.messages, media) + (body.tools?.length ? countTextTokens(JSON.stringify(body.tools)) : 0));
   const input: ChatRuleInput = { model, body, promptTokens };
@@ -63,7 +80,7 @@ export function planChatCompletion(model: ModelInfo, body: ChatCompletionRequest
       : (holdOutputCap(model, set?.holdOutputCap, promptTokens) ?? model.max_output_tokens ?? DEFAULT_OUTPUT_CAP);
   const oneHourCache = oneHourWritesDearer(model.prices) && chatAsksOneHourCache(body);
   const prompted = promptTokens();
-  return worstCaseUsage(prompted, perCandidate * (body.n ?? 1), oneHourCache, media.found ? model : undefined);
+  return worstCaseUsage(prompted, perCandidate * (body.n ?? 1), oneHourCache, { model, seen: media });
 }
 
 /** A model cannot produce more than its catalogue output limit, whatever max_tokens asks for. */

@@ -1,5 +1,6 @@
 import { anthropicMessagesRequestSchema } from '../../anthropic';
 import type { ModelInfo } from '../../catalog';
+import { IMAGE_BLOCK_TOKENS } from '../../tokens';
 import { parseOrThrow } from '../../validation';
 import { planMessages } from './messages-plan';
 
@@ -21,15 +22,23 @@ describe('planMessages', () => {
     expect(planMessages(sigma, ask({ type: 'document', source }))).toEqual({ input_tokens: 200_000, output_tokens: 100 });
   });
 
-  it('holds the estimate for what it can count: a plain-text document, an image', () => {
+  it('holds the estimate for what it can count: a plain-text document', () => {
     const text = planMessages(
       sigma,
       ask({ type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'word '.repeat(1_000) } }),
     );
     expect(text.input_tokens).toBeGreaterThan(1_000);
     expect(text.input_tokens).toBeLessThan(2_000);
-    const image = planMessages(sigma, ask({ type: 'image', source: { type: 'url', url: 'https://example.com/cat.png' } }));
-    expect(image.input_tokens).toBeLessThan(1_000);
+  });
+
+  it("holds an image at the most the model's vendor charges for one, or the fixed cost without it", () => {
+    const image = ask({ type: 'image', source: { type: 'url', url: 'https://example.com/cat.png' } });
+    const fixed = planMessages(sigma, image).input_tokens!;
+    expect(fixed).toBeGreaterThan(IMAGE_BLOCK_TOKENS);
+    expect(fixed).toBeLessThan(1_100);
+    // What an image took above its fixed cost, nothing more: the rest of the estimate keeps its margin.
+    expect(planMessages({ ...sigma, max_image_tokens: 1_600 }, image).input_tokens).toBe(fixed + 1_600 - IMAGE_BLOCK_TOKENS);
+    expect(planMessages({ ...sigma, max_image_tokens: 258 }, image).input_tokens).toBe(fixed);
   });
 
   it('holds a PDF inside a tool result the same way', () => {

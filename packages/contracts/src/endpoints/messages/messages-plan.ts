@@ -7,12 +7,12 @@ import type { AnthropicMessagesRequest } from '../../anthropic';
 import type { ModelInfo } from '../../catalog';
 import { errors } from '../../errors';
 import { oneHourWritesDearer, type Usage } from '../../pricing';
-import { countAnthropicPromptTokens, type UnmeasuredMedia } from '../../tokens';
+import { countAnthropicPromptTokens, noMedia } from '../../tokens';
 import { outputCeiling, worstCaseUsage } from '../chat-completions/chat-plan';
 import { messagesAskOneHourCache } from '../one-hour-cache';
 
 export function planMessages(model: ModelInfo, req: AnthropicMessagesRequest): Usage {
-  const media: UnmeasuredMedia = { found: false };
+  const media = noMedia();
   const prompt = countAnthropicPromptTokens(req, media);
   if (model.context_window !== undefined && prompt > model.context_window) {
     throw errors.invalidRequest(
@@ -23,5 +23,5 @@ export function planMessages(model: ModelInfo, req: AnthropicMessagesRequest): U
   }
   const oneHourCache = oneHourWritesDearer(model.prices) && messagesAskOneHourCache(req);
   // A PDF or a document by URL: its pages are not counted here, only the model's window bounds them.
-  return worstCaseUsage(prompt, outputCeiling(model, req.max_tokens), oneHourCache, media.found ? model : undefined);
+  return worstCaseUsage(prompt, outputCeiling(model, req.max_tokens), oneHourCache, { model, seen: media });
 }
