@@ -40,6 +40,11 @@ export interface Stack {
   apiKey: string;
   /** Every process the deployment started (the simulator included when it brought its own). */
   processes: NodeProcess[];
+  /**
+   * A process's own HTTP origin (its /health and /metrics) by label: catalog, billing, chat, media,
+   * video, edge, edge-2, ...; standalone's one process whatever the label.
+   */
+  originOf(label: string): string;
   stop(): Promise<void>;
   /**
    * Stops one process (with `signal`, SIGTERM by default, or SIGKILL with `crash`) and starts it again
@@ -147,6 +152,7 @@ export async function startStandalone(extraEnv: Record<string, string> = {}, opt
     adminToken,
     apiKey,
     processes,
+    originOf: () => origin,
     async stop() {
       await proc.stop();
       rmSync(dataDir, { recursive: true, force: true });
@@ -290,5 +296,10 @@ export async function startDistributed(extraEnv: Record<string, string> = {}, op
   }
   const edges = edgePorts.map((port) => ({ origin: `http://127.0.0.1:${port}`, baseURL: `http://127.0.0.1:${port}/v1` }));
   const { origin, baseURL } = edges[0];
-  return { name: 'distributed', baseURL, origin, edges, simUrl, adminToken, apiKey, processes, stop, restart };
+  const originOf = (label: string) => {
+    const s = started.get(label);
+    if (!s) throw new Error(`no process labelled ${label}`);
+    return `http://127.0.0.1:${s.ports.http}`;
+  };
+  return { name: 'distributed', baseURL, origin, edges, simUrl, adminToken, apiKey, processes, originOf, stop, restart };
 }

@@ -34,6 +34,7 @@ import type { Logger } from '@unigate/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendError, toGatewayError } from '../http/error-renderer';
 import { OverheadClock } from '../http/overhead-clock';
+import { routeOf } from '../http/request-id';
 import { SSE_HEADERS, sseFrame, streamReply } from '../http/stream-reply';
 import { holdIdOf, type Admitted, type Reservations } from '@unigate/billing/reservations';
 import { readMultipart } from './multipart-body';
@@ -90,7 +91,7 @@ export class EndpointPipeline {
       modelId = route.model.id;
       requireRouteAllowed(spec, principal, model, route);
       const plan = withTokenMemo(this.tokenCounts, principal.account_id, () => spec.plan(route.model, body, files));
-      const clock = new OverheadClock(reply);
+      const clock = new OverheadClock(reply, routeOf(request));
       const service = this.deps.services[spec.service]!;
       let holdId: string | null = null;
       let overlapped = false;

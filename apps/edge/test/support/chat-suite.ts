@@ -41,6 +41,49 @@ export function chatSuite(start: () => Promise<Stack>) {
       expect(data.usage!.total_tokens).toBe(data.usage!.prompt_tokens + data.usage!.completion_tokens);
     });
 
+    it("reports what the gateway adds (the overhead header's figures) and how long the upstream took, by model and channel, as histograms", async () => {
+      const route = { route: '/v1/chat/completions' };
+      const upstream = { model: MODEL, channel: 'sim' };
+      const read = async () => {
+        // In distributed mode the chat service makes the upstream call, and the edge measures itself.
+        const [edge, service] = await Promise.all([
+          scrapeMetrics(stack.origin, stack.adminToken),
+          scrapeMetrics(stack.originOf('chat'), stack.adminToken),
+        ]);
+        return {
+          overheadCount: metricSum(edge, 'unigate_overhead_seconds_count', route),
+          overheadSum: metricSum(edge, 'unigate_overhead_seconds_sum', route),
+          upstreamCount: metricSum(service, 'unigate_upstream_response_seconds_count', upstream),
+          upstreamUnderHalfSecond: metricSum(service, 'unigate_upstream_response_seconds_bucket', { ...upstream, le: '0.5' }),
+        };
+      };
+      const before = await read();
+      // The upstream holds the next answer 500 ms; the stream after it starts at once.
+      await fetch(`${stack.simUrl}/_sim/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ match: { path: '/v1/messages', model: MODEL }, latency_ms: 500, count: 1 }),
+      });
+      const overheads: number[] = [];
+      for (const stream of [false, true]) {
+        const res = await fetch(`${stack.baseURL}/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: MODEL, stream, messages: [{ role: 'user', content: 'Time me' }] }),
+        });
+        expect(res.status).toBe(200);
+        await res.text();
+        overheads.push(Number(res.headers.get('x-unigate-overhead-ms')));
+      }
+      const after = await read();
+      expect(after.overheadCount - before.overheadCount).toBe(2);
+      // The headers' figures (two decimals of a millisecond), not the 500 ms spent waiting on the upstream.
+      expect(Math.abs((after.overheadSum - before.overheadSum) * 1000 - (overheads[0] + overheads[1]))).toBeLessThan(0.02);
+      expect(after.upstreamCount - before.upstreamCount).toBe(2);
+      // The held answer took over 500 ms; the stream's first event came sooner.
+      expect(after.upstreamUnderHalfSecond - before.upstreamUnderHalfSecond).toBe(1);
+    });
+
     it('streams the same text as the non-streamed answer, ending with a usage chunk when asked', async () => {
       const request = { model: MODEL, messages: [{ role: 'user' as const, content: 'Describe a lighthouse at night' }], temperature: 0 };
       const whole = await client.chat.completions.create(request);

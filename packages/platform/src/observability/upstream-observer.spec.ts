@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { errors, GatewayError, type Channel, type ModelInfo, type ModelRoute } from '@unigate/contracts';
 import { createLogger } from '../logger';
+import { upstreamDuration } from './metrics';
 import { upstreamObservers } from './upstream-observer';
 
 const channel = {
@@ -80,5 +81,24 @@ describe('upstreamObservers.onAttempt', () => {
         err: expect.objectContaining({ message: 'tool call arguments must be a JSON object' }),
       }),
     ]);
+  });
+
+  it("times the answers by model and channel, not the failures (a failure's time is how long it took to fail)", async () => {
+    const { observers } = observed();
+    const count = async () =>
+      (await upstreamDuration.get()).values.find(
+        (v) =>
+          v.metricName === 'unigate_upstream_response_seconds_count' && v.labels.model === 'omega-k3' && v.labels.channel === 'primary',
+      )?.value ?? 0;
+    const sum = async () =>
+      (await upstreamDuration.get()).values.find(
+        (v) => v.metricName === 'unigate_upstream_response_seconds_sum' && v.labels.model === 'omega-k3' && v.labels.channel === 'primary',
+      )?.value ?? 0;
+    const [countBefore, sumBefore] = [await count(), await sum()];
+    observers.onAttempt(route, channel, 'ok', undefined, 'req_1', 1_250);
+    observers.onAttempt(route, channel, 'retryable_error', errors.upstream(502, 'reset', true), 'req_2', 30_000);
+    observers.onAttempt(route, channel, 'cancelled', new Error('client left'), 'req_3', 400);
+    expect(await count()).toBe(countBefore + 1);
+    expect(await sum()).toBeCloseTo(sumBefore + 1.25, 6);
   });
 });

@@ -5,12 +5,15 @@
  */
 import type { AttemptOutcome, Channel, EndpointCall, ModelRoute, Usage } from '@unigate/contracts';
 import type { Logger } from '../logger';
-import { upstreamRequests } from './metrics';
+import { upstreamDuration, upstreamRequests } from './metrics';
 
 export function upstreamObservers(logger: Logger) {
   return {
-    onAttempt(route: ModelRoute, channel: Channel, outcome: AttemptOutcome, error?: unknown, requestId?: string): void {
+    onAttempt(route: ModelRoute, channel: Channel, outcome: AttemptOutcome, error?: unknown, requestId?: string, elapsedMs?: number): void {
       upstreamRequests.inc({ model: route.model.id, channel: channel.id, outcome });
+      // Answers only: a failure's time is how long it took to fail (a timeout, a refused connection).
+      if (outcome === 'ok' && elapsedMs !== undefined)
+        upstreamDuration.observe({ model: route.model.id, channel: channel.id }, elapsedMs / 1000);
       // The caller leaving, or a request the adapter refused (its access line says 400), is routine
       // and says nothing about the upstream.
       if (outcome === 'cancelled')

@@ -79,3 +79,24 @@ test("a caller that left is not failed over, even on a retryable error, and coun
   await expect(withFailover(route, attempt, observe, abort.signal)).rejects.toBe(failure);
   expect(outcomes).toEqual([['a', 'cancelled']]);
 });
+
+test('each attempt is told with its own time, from its start to its result or its failure', async () => {
+  const times: Array<[string, number]> = [];
+  const observe = (_r: ModelRoute, c: Channel, _o: AttemptOutcome, _e?: unknown, _id?: string, ms?: number) => times.push([c.id, ms!]);
+  const slow = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  await withFailover(
+    route,
+    async (c) => {
+      await slow(c.id === 'a' ? 60 : 20);
+      if (c.id === 'a') throw errors.upstream(503, 'busy', true);
+      return c.id;
+    },
+    observe,
+  );
+  expect(times.map(([id]) => id)).toEqual(['a', 'b']);
+  const [[, a], [, b]] = times;
+  expect(a).toBeGreaterThanOrEqual(55);
+  // b's clock started when b did, not when the call did.
+  expect(b).toBeGreaterThanOrEqual(15);
+  expect(b).toBeLessThan(55);
+});

@@ -7,8 +7,18 @@ import { GatewayError, type AttemptOutcome, type Channel, type ModelRoute } from
 
 export type { AttemptOutcome };
 
-/** Told about every upstream attempt (for metrics and logs), with the request it was for. */
-export type AttemptObserver = (route: ModelRoute, channel: Channel, outcome: AttemptOutcome, error?: unknown, requestId?: string) => void;
+/**
+ * Told about every upstream attempt (for metrics and logs), with the request it was for and how long
+ * it took (ms): to the attempt's result — a whole answer, or a stream's first item — or its failure.
+ */
+export type AttemptObserver = (
+  route: ModelRoute,
+  channel: Channel,
+  outcome: AttemptOutcome,
+  error?: unknown,
+  requestId?: string,
+  elapsedMs?: number,
+) => void;
 
 /**
  * A failure's outcome. A 4xx is about the client's request, not the upstream: the upstream's own 4xx
@@ -31,18 +41,19 @@ export async function withFailover<T>(
 ): Promise<T> {
   let lastError: unknown;
   for (const channel of route.channels) {
+    const start = performance.now();
     try {
       const result = await attempt(channel);
-      observe?.(route, channel, 'ok', undefined, requestId);
+      observe?.(route, channel, 'ok', undefined, requestId, performance.now() - start);
       return result;
     } catch (err) {
       lastError = err;
       if (signal?.aborted) {
-        observe?.(route, channel, 'cancelled', err, requestId);
+        observe?.(route, channel, 'cancelled', err, requestId, performance.now() - start);
         throw err;
       }
       const retryable = GatewayError.is(err) && err.retryable;
-      observe?.(route, channel, outcomeOf(err), err, requestId);
+      observe?.(route, channel, outcomeOf(err), err, requestId, performance.now() - start);
       if (!retryable) throw err;
     }
   }
