@@ -2,7 +2,7 @@
 import type { Stack } from './stacks';
 
 export class Admin {
-  constructor(private readonly stack: Stack) {}
+  constructor(readonly stack: Stack) {}
 
   async call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
     const { status, body: answer } = await this.request<T>(method, path, body);

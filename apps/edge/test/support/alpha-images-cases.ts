@@ -156,7 +156,7 @@ export function alphaImagesCases(ctx: () => { stack: Stack; admin: Admin; sim: S
       const res = await generate({ model: 'alpha-image-max', input: message(text) }, failing.key);
       expect(res.status).toBe(502);
       expect(await json(res)).toMatchObject({ code: 'upstream_error', request_id: expect.any(String) });
-      await expectNothingCharged(admin, failing.accountId, 1);
+      await expectNothingCharged(admin, failing, 1);
     });
   });
 }

@@ -129,7 +129,7 @@ export function embeddingsCases(ctx: () => { stack: Stack; client: OpenAI; admin
         .catch((e: unknown) => e);
       expect(failed).toBeInstanceOf(OpenAI.APIError);
       expect((failed as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
-      await expectNothingCharged(admin, failing.accountId, 1);
+      await expectNothingCharged(admin, failing, 1);
     });
   });
 }

@@ -169,7 +169,7 @@ export function gammaImagesCases(ctx: () => { stack: Stack; admin: Admin; sim: S
       await sim.fault({ match: { path: '/v1beta/interactions' }, status: 503, count: 1 });
       const res = await generate({ model: FLASH, input: 'x' }, failing.key);
       expect(res.status).toBe(503);
-      await expectNothingCharged(admin, failing.accountId, 1);
+      await expectNothingCharged(admin, failing, 1);
     });
   });
 }

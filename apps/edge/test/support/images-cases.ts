@@ -306,7 +306,7 @@ export function imagesCases(ctx: () => { stack: Stack; client: OpenAI; admin: Ad
         .images.edit({ model: 'delta-image-2', image: await pngFile(png(32, 32)), prompt: 'x' })
         .catch((e: unknown) => e);
       expect((failed as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
-      await expectNothingCharged(admin, failing.accountId, 5);
+      await expectNothingCharged(admin, failing, 5);
     });
   });
 }

@@ -10,14 +10,30 @@ export async function chargeOf(admin: Admin, accountId: string, requestId: strin
   return entries.find((x) => x.request_id === requestId)!;
 }
 
-/** A failed call left no ledger entry and gave its hold back. */
-export async function expectNothingCharged(admin: Admin, accountId: string, creditUsd: number) {
+/**
+ * A failed call left no ledger entry and gave its hold back. Settlement is asynchronous in distributed
+ * mode, so "no entry" is read behind a marker: a chat call on the same account, made after the failed
+ * one, whose entry shows only once every charge published before it on the account has settled (an
+ * account's usage events share one partition, settled in order). A fixed wait instead passed whenever
+ * a stray charge was slower than the wait.
+ */
+export async function expectNothingCharged(admin: Admin, funded: { accountId: string; key: string }, creditUsd: number) {
   const account = await eventually(
-    () => admin.account(accountId),
+    () => admin.account(funded.accountId),
     (a) => a.reserved_usd === 0,
   );
   expect(account.balance_usd).toBe(creditUsd);
-  // Settlement is asynchronous in distributed mode: give a stray charge time to show up.
-  await new Promise((r) => setTimeout(r, 300));
-  expect(await admin.usage(accountId)).toEqual([]);
+  const marker = await fetch(`${admin.stack.baseURL}/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${funded.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'sigma-sonnet-4-6', max_tokens: 8, messages: [{ role: 'user', content: 'marker' }] }),
+  });
+  expect(marker.status).toBe(200);
+  await marker.arrayBuffer();
+  const markerId = marker.headers.get('x-request-id');
+  const entries = await eventually(
+    () => admin.usage(funded.accountId),
+    (e) => e.some((x) => x.request_id === markerId),
+  );
+  expect(entries.map((x) => x.request_id)).toEqual([markerId]);
 }

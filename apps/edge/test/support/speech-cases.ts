@@ -124,7 +124,7 @@ export function speechCases(ctx: () => { stack: Stack; client: OpenAI; admin: Ad
         .catch((e: unknown) => e);
       expect(failed).toBeInstanceOf(OpenAI.APIError);
       expect((failed as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
-      await expectNothingCharged(admin, failing.accountId, 1);
+      await expectNothingCharged(admin, failing, 1);
     });
   });
 }

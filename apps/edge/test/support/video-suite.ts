@@ -122,7 +122,7 @@ export function videoSuite(start: (env: Record<string, string>) => Promise<Stack
     expect(res.status).toBe(202);
     const done = await ended(key, (await json(res)).id);
     expect(done).toMatchObject({ status: 'failed', error: { code: 'InternalError.Algo' } });
-    await expectNothingCharged(admin, accountId, 10);
+    await expectNothingCharged(admin, { accountId, key }, 10);
   });
 
   it.each(BETA_VIDEO_MODELS)('%s: a valid submission is accepted, the other format is a Shape A 400', async (model) => {
