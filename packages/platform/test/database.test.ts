@@ -17,6 +17,7 @@ import {
   DATA_DIR_LOCK,
   EMBEDDED_POOL_SIZE,
   prepareEmbeddedTemplate,
+  processIdentity,
   startEmbeddedPostgres,
 } from '@unigate/platform/database';
 import { Client } from 'pg';
@@ -153,8 +154,32 @@ describe('on the embedded store', () => {
     }
     await new Promise((ok) => other.once('exit', ok));
     const again = await startEmbeddedPostgres(d, { template });
-    expect(readFileSync(join(d, DATA_DIR_LOCK), 'utf8').trim()).toBe(String(process.pid));
+    // The pid and what tells this process apart from a later one given the same pid.
+    expect(readFileSync(join(d, DATA_DIR_LOCK), 'utf8').trim()).toBe(`${process.pid} ${processIdentity(process.pid)}`);
+    expect(processIdentity(process.pid)).toMatch(/^[0-9a-f-]{36}:\d+$/);
     await again.close();
+  });
+
+  test("a dead owner's pid reused by another process (a restarted container, a reboot) does not keep the directory locked", async () => {
+    const d = join(dir, 'reused');
+    const template = await prepareEmbeddedTemplate();
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => undefined, 60_000)']);
+    try {
+      await new Promise((ok) => other.once('spawn', ok));
+      const identity = processIdentity(other.pid!);
+      mkdirSync(d, { recursive: true });
+      // The file a process with this pid left, started at another time: not the process running now.
+      const [boot, ticks] = identity.split(':');
+      writeFileSync(join(d, DATA_DIR_LOCK), `${other.pid} ${boot}:${Number(ticks) - 1}\n`);
+      const pg = await startEmbeddedPostgres(d, { template });
+      expect(readFileSync(join(d, DATA_DIR_LOCK), 'utf8').trim()).toBe(`${process.pid} ${processIdentity(process.pid)}`);
+      await pg.close();
+      // The file that process itself wrote: it runs, so the start is refused.
+      writeFileSync(join(d, DATA_DIR_LOCK), `${other.pid} ${identity}\n`);
+      await expect(startEmbeddedPostgres(d, { template })).rejects.toThrow(new RegExp(`in use by process ${other.pid}`));
+    } finally {
+      other.kill('SIGKILL');
+    }
   });
 
   test("a dead owner's lock is taken over by one start only: another one mid-takeover wins, and this start is refused", async () => {

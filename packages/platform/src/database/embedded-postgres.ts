@@ -181,14 +181,17 @@ const held = new Set<string>();
 /**
  * One process per data directory: two would each run a Postgres of their own on the same files (and
  * journal), and whichever wrote last would silently drop the other's ledger. A pid file left by a
- * process that died (kill -9) is taken over. Returns the release.
+ * process that died (kill -9) is taken over, also when its pid now belongs to another process: the
+ * file names the process's identity too (processIdentity), and a restarted container or a rebooted
+ * host reuses pids. Returns the release.
  */
 function lockDataDir(dir: string): () => void {
   const path = join(dir, DATA_DIR_LOCK);
+  const own = `${process.pid} ${processIdentity(process.pid)}`.trim();
   for (let attempt = 0; ; attempt++) {
     if (held.has(dir)) throw new Error(`data directory ${dir} is already in use by this process`);
     try {
-      writeFileSync(path, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+      writeFileSync(path, `${own}\n`, { flag: 'wx', mode: 0o600 });
       held.add(dir);
       let released = false;
       return () => {
@@ -202,9 +205,9 @@ function lockDataDir(dir: string): () => void {
       if (attempt >= 40) throw new Error(`data directory ${dir}: its lock file ${path} could not be taken over`);
     }
     const holder = readHolder(path);
-    if (holder !== process.pid && processRuns(holder)) {
+    if (holder.pid !== process.pid && holderRuns(holder)) {
       throw new Error(
-        `data directory ${dir} is in use by process ${holder} (${path}): stop it first, or delete that file if no Unigate runs there`,
+        `data directory ${dir} is in use by process ${holder.pid} (${path}): stop it first, or delete that file if no Unigate runs there`,
       );
     }
     // Left by a process that died: taken over — by one process only. Two starting at once both read the
@@ -223,7 +226,7 @@ function sleepSync(ms: number): void {
  * (`wx`); false when another process holds the claim. A claim left by a process that died
  * mid-takeover is cleared after a few seconds.
  */
-function takeOver(path: string, holder: number): boolean {
+function takeOver(path: string, holder: LockHolder): boolean {
   const claim = `${path}.takeover`;
   try {
     writeFileSync(claim, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
@@ -235,7 +238,7 @@ function takeOver(path: string, holder: number): boolean {
   }
   try {
     const now = readHolder(path);
-    if (now === holder || Number.isNaN(now)) rmSync(path, { force: true });
+    if (now.text === holder.text || Number.isNaN(now.pid)) rmSync(path, { force: true });
     return true;
   } finally {
     rmSync(claim, { force: true });
@@ -244,12 +247,48 @@ function takeOver(path: string, holder: number): boolean {
 
 const STALE_CLAIM_MS = 5_000;
 
-/** The pid in a lock file; NaN when it is gone meanwhile (its holder stopped) and the next attempt takes it. */
-function readHolder(path: string): number {
+/** A lock file's text: the holder's pid, then its identity (absent in a file an older version wrote). */
+interface LockHolder {
+  text: string;
+  pid: number;
+  identity: string;
+}
+
+/** The lock file's holder; its pid NaN when the file is gone meanwhile (its holder stopped) and the next attempt takes it. */
+function readHolder(path: string): LockHolder {
+  let text: string;
   try {
-    return Number(readFileSync(path, 'utf8').trim());
+    text = readFileSync(path, 'utf8').trim();
   } catch {
-    return NaN;
+    return { text: '', pid: NaN, identity: '' };
+  }
+  const [pid, identity = ''] = text.split(' ');
+  return { text, pid: Number(pid), identity };
+}
+
+/** Whether the lock's holder runs: its pid does, and is still that process where its identity can be read. */
+function holderRuns(holder: LockHolder): boolean {
+  if (!processRuns(holder.pid)) return false;
+  const now = holder.identity && processIdentity(holder.pid);
+  return !now || now === holder.identity;
+}
+
+let bootId: string | undefined;
+
+/**
+ * What tells a process apart from a later one given its pid: the host's boot and the process's start
+ * time since that boot (Linux's /proc: the boot id and field 22 of /proc/<pid>/stat). '' where /proc
+ * cannot say, and the pid alone then decides.
+ */
+export function processIdentity(pid: number): string {
+  try {
+    bootId ??= readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Counted after the command name's closing parenthesis (the name may hold spaces): state is field 3.
+    const startTicks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return startTicks ? `${bootId}:${startTicks}` : '';
+  } catch {
+    return '';
   }
 }
 
