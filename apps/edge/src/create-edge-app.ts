@@ -31,14 +31,14 @@ import {
   type Logger,
 } from '@unigate/platform';
 import type { FastifyInstance } from 'fastify';
-import { Authenticator, keyCacheTtlFromEnv } from './auth/authenticator';
+import { Authenticator, keyCacheTtlFromEnv, unknownKeyLimitFromEnv } from './auth/authenticator';
 import { EdgeModule } from './edge.module';
 import type { EdgeOptions } from './edge-options';
 import { registerAnsweringTimeout } from './http/answering-timeout';
 import { registerBodyDecoding } from './http/body-encoding';
 import { BODY_LIMIT_BYTES } from './http/error-renderer';
 import { GatewayExceptionFilter } from './http/exception.filter';
-import { httpSettingsFromEnv, type HttpSettings } from './http/http-settings';
+import { clientAddressReader, httpSettingsFromEnv, type HttpSettings } from './http/http-settings';
 import { answerUnmetExpectations, clientErrorHandler, frameworkErrors } from './http/server-errors';
 import { registerJsonBodyParser } from './http/json-body';
 import { LeanFastifyAdapter } from './http/lean-fastify-adapter';
@@ -126,6 +126,12 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
 
   const auth = new Authenticator(ports.billing, {
     ttlMs: opts.keyCacheTtlMs ?? keyCacheTtlFromEnv(),
+    unknownKeyLimit: unknownKeyLimitFromEnv(),
+    onUnknownKeysExhausted: (address) =>
+      logger.warn(
+        { client_address: address },
+        'a client sent too many unknown API keys: keys this edge has not cached are refused 429 from its address for a while',
+      ),
     onBillingFailing: (failing, err) =>
       failing
         ? logger.warn({ err }, 'billing cannot answer key lookups: keys it confirmed are served from this edge’s cache meanwhile')
@@ -166,6 +172,7 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
         idleTimeoutMs: http.idleTimeoutMs,
         messageTimeoutMs: http.requestTimeoutMs,
         maxAgeMs: http.websocketMaxAgeMs,
+        clientAddress: clientAddressReader(http.trustProxy),
         logger,
       })
     : () => undefined;

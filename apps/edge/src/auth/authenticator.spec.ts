@@ -169,3 +169,70 @@ describe('Authenticator', () => {
     await expect(waiting).rejects.toMatchObject({ status: 503 });
   });
 });
+
+describe('Authenticator: unknown keys per client address', () => {
+  /** An authenticator allowing 3 unknown keys per address, whose billing knows only KEY. */
+  function limited() {
+    let now = 0;
+    const asked: string[] = [];
+    const billing = {
+      authenticate: async (hash: string) => {
+        asked.push(hash);
+        return hash === hashApiKey(KEY) ? principal : null;
+      },
+    } as unknown as BillingPort;
+    const exhausted: string[] = [];
+    const auth = new Authenticator(billing, {
+      ttlMs: TTL,
+      unknownKeyLimit: 3,
+      now: () => now,
+      onUnknownKeysExhausted: (a) => exhausted.push(a),
+    });
+    const from = (ip: string, key: string) => Promise.resolve().then(() => auth.authenticate({ ...requestWith(key), ip }));
+    return { from, asked, exhausted, at: (ms: number) => (now = ms) };
+  }
+
+  it('refuses 429, without asking billing, a key it has not cached from an address past its unknown keys; cached keys and other addresses go on', async () => {
+    const { from, asked, exhausted, at } = limited();
+    await expect(from('203.0.113.9', KEY)).resolves.toBe(principal);
+    for (const key of ['sk-a', 'sk-b', 'sk-c']) await expect(from('203.0.113.9', key)).rejects.toMatchObject({ status: 401 });
+    expect(exhausted).toEqual(['203.0.113.9']);
+    expect(asked).toHaveLength(4);
+    const refused = await from('203.0.113.9', 'sk-d').catch((e: GatewayError) => e);
+    expect(refused).toMatchObject({ status: 429, retryAfter: 10 });
+    expect((refused as GatewayError).message).toMatch(/unknown API keys from this address/);
+    // A key billing was never asked about, also a real one: refused until the window ends.
+    expect(asked).toHaveLength(4);
+    // The key this replica knows still works from there; another address still has its budget.
+    await expect(from('203.0.113.9', KEY)).resolves.toBe(principal);
+    await expect(from('198.51.100.4', 'sk-e')).rejects.toMatchObject({ status: 401 });
+    at(9_500);
+    await expect(from('203.0.113.9', 'sk-f')).rejects.toMatchObject({ status: 429, retryAfter: 1 });
+    at(10_000);
+    await expect(from('203.0.113.9', 'sk-f')).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('counts only what billing was asked: a key just found unknown, cached a second, spends nothing more', async () => {
+    const { from, asked } = limited();
+    await expect(from('203.0.113.9', 'sk-a')).rejects.toMatchObject({ status: 401 });
+    for (let i = 0; i < 5; i++) await expect(from('203.0.113.9', 'sk-a')).rejects.toMatchObject({ status: 401 });
+    expect(asked).toHaveLength(1);
+    await expect(from('203.0.113.9', 'sk-b')).rejects.toMatchObject({ status: 401 });
+    await expect(from('203.0.113.9', 'sk-c')).rejects.toMatchObject({ status: 401 });
+    await expect(from('203.0.113.9', 'sk-d')).rejects.toMatchObject({ status: 429 });
+  });
+
+  it('counts an IPv6 address by its /64 and an IPv4 address mapped into IPv6 as itself', async () => {
+    const { from } = limited();
+    for (const [ip, key] of [
+      ['2001:db8:1:2::1', 'sk-a'],
+      ['2001:db8:1:2:ffff::9', 'sk-b'],
+      ['2001:0db8:0001:0002:0:0:0:7', 'sk-c'],
+    ])
+      await expect(from(ip, key)).rejects.toMatchObject({ status: 401 });
+    await expect(from('2001:db8:1:2::abcd', 'sk-d')).rejects.toMatchObject({ status: 429 });
+    await expect(from('2001:db8:1:3::1', 'sk-d')).rejects.toMatchObject({ status: 401 });
+    for (const key of ['sk-e', 'sk-f', 'sk-g']) await expect(from('192.0.2.1', key)).rejects.toMatchObject({ status: 401 });
+    await expect(from('::ffff:192.0.2.1', 'sk-h')).rejects.toMatchObject({ status: 429 });
+  });
+});

@@ -8,13 +8,16 @@
  *   than STALE_IF_ERROR_MS past its TTL keeps being served — after one failed lookup, without waiting
  *   for the next (a background lookup per key tells when billing is back). Nothing about a key can
  *   change while billing is away: revocations, tiers and limits all go through it. A key billing never
- *   confirmed gets the lookup's error (a 503).
+ *   confirmed gets the lookup's error (a 503);
+ * - an address that sent many keys billing did not know has keys the cache cannot answer refused 429
+ *   for a while, without a lookup (UnknownKeyBudget).
  */
 import { errors, hashApiKey, type BillingPort, type KeyPrincipal } from '@unigate/contracts';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { readEnv, wholeNumber } from '@unigate/platform';
 import { DEFAULT_KEY_CACHE_TTL_MS, KeyCache } from './key-cache';
+import { DEFAULT_UNKNOWN_KEY_LIMIT, UnknownKeyBudget } from './unknown-key-budget';
 
 export interface AuthOptions {
   /** `/v1/messages` also accepts Anthropic's `x-api-key` header. */
@@ -26,16 +29,29 @@ export interface AuthenticatorOptions {
   ttlMs?: number;
   /** Told when a lookup fails after one succeeded (`failing` true, with the error), and when one succeeds again. */
   onBillingFailing?: (failing: boolean, err?: unknown) => void;
+  /** Unknown keys per client address in 10 s before its uncached keys are refused 429 (default 100; 0: no limit). */
+  unknownKeyLimit?: number;
+  /** Told when an address has used up its unknown keys (once per window). */
+  onUnknownKeysExhausted?: (address: string) => void;
   now?: () => number;
 }
 
+/** What authentication reads of a request: its headers, and its client's address when known (`request.ip`). */
+export type AuthRequest = Pick<FastifyRequest, 'headers'> & { ip?: string };
+
 const envSchema = z.object({
   UNIGATE_KEY_CACHE_TTL_MS: wholeNumber(1_000, 3_600_000, 'UNIGATE_KEY_CACHE_TTL_MS must be a whole number of ms, 1000–3600000'),
+  UNIGATE_UNKNOWN_KEY_LIMIT: wholeNumber(0, 1_000_000, 'UNIGATE_UNKNOWN_KEY_LIMIT must be a whole number, 0–1000000'),
 });
 
 /** UNIGATE_KEY_CACHE_TTL_MS, or the default. */
 export function keyCacheTtlFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   return readEnv(envSchema, env).UNIGATE_KEY_CACHE_TTL_MS ?? DEFAULT_KEY_CACHE_TTL_MS;
+}
+
+/** UNIGATE_UNKNOWN_KEY_LIMIT (unknown keys per client address in 10 s; 0: no limit), or the default. */
+export function unknownKeyLimitFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  return readEnv(envSchema, env).UNIGATE_UNKNOWN_KEY_LIMIT ?? DEFAULT_UNKNOWN_KEY_LIMIT;
 }
 
 export class Authenticator {
@@ -47,6 +63,7 @@ export class Authenticator {
   /** Set while the last lookup failed: known keys past their TTL are then served without waiting. */
   private billingFailing = false;
   private readonly now: () => number;
+  private readonly unknownKeys: UnknownKeyBudget;
 
   constructor(
     private readonly billing: BillingPort,
@@ -54,17 +71,31 @@ export class Authenticator {
   ) {
     this.cache = new KeyCache(opts.ttlMs);
     this.now = opts.now ?? Date.now;
+    this.unknownKeys = new UnknownKeyBudget(opts.unknownKeyLimit);
   }
 
   /**
    * The caller's principal: at once when this replica's cache answers (the usual case, and then no
    * promise is made on the request's path), otherwise once billing has.
    */
-  authenticate(request: Pick<FastifyRequest, 'headers'>, opts: AuthOptions = {}): KeyPrincipal | Promise<KeyPrincipal> {
+  authenticate(request: AuthRequest, opts: AuthOptions = {}): KeyPrincipal | Promise<KeyPrincipal> {
     const key = extractKey(request, opts);
     if (!key) throw errors.invalidApiKey('Missing API key. Send it as Authorization: Bearer sk-...');
-    const principal = this.principalOf(hashApiKey(key));
-    return principal instanceof Promise ? principal.then(known) : known(principal);
+    const hash = hashApiKey(key);
+    const address = request.ip;
+    // A key this replica has never heard of needs billing: not for an address that sent too many
+    // keys billing did not know.
+    if (this.cache.get(hash, this.now()) === undefined) {
+      const wait = this.unknownKeys.waitFor(address, this.now());
+      if (wait > 0) throw errors.rateLimited(`Too many requests with unknown API keys from this address; retry after ${wait} s.`, wait);
+    }
+    const principal = this.principalOf(hash);
+    if (!(principal instanceof Promise)) return known(principal);
+    // Billing was asked (a cached "unknown" answers without it): an unknown key is counted.
+    return principal.then((found) => {
+      if (!found && this.unknownKeys.spend(address, this.now())) this.opts.onUnknownKeysExhausted?.(address!);
+      return known(found);
+    });
   }
 
   /** A route's onRequest hook that authenticates the caller's key and sets `request.principal` (routes outside the pipeline). */

@@ -2,6 +2,8 @@
  * The edge's server limits against slow and abusive clients (docs/reliability.md), from the
  * environment. Every one has a default, so a fresh `npm start` is protected too.
  */
+import type { IncomingMessage } from 'node:http';
+import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
 
 const ms = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
@@ -43,6 +45,17 @@ export function parseTrustProxy(value: string): TrustProxy {
     .split(',')
     .map((v) => v.trim())
     .filter(Boolean);
+}
+
+/**
+ * The client's address as Fastify's `request.ip` reads it under `trust` (the last address a trusted
+ * proxy forwarded, else the socket's), for requests that reach no route of it: a WebSocket handshake.
+ */
+export function clientAddressReader(trust: TrustProxy): (req: IncomingMessage) => string | undefined {
+  if (trust === false) return (req) => req.socket.remoteAddress;
+  const trusted =
+    trust === true ? () => true : typeof trust === 'number' ? (_: string, hop: number) => hop < trust : proxyAddr.compile(trust);
+  return (req) => proxyAddr(req, trusted);
 }
 
 export interface HttpSettings {

@@ -41,6 +41,7 @@ describe('registerResponsesWebSocket', () => {
       idleTimeoutMs: 0,
       messageTimeoutMs: 0,
       maxAgeMs: 0,
+      clientAddress: (req) => req.socket.remoteAddress,
       logger,
     });
     try {

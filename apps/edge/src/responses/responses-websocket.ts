@@ -73,6 +73,8 @@ export interface ResponsesWebSocketDeps {
   messageTimeoutMs: number;
   /** A request sent on a connection older than this is refused and the connection closed (0: no limit). */
   maxAgeMs: number;
+  /** The client's address as the HTTP routes see it (request.ip), for the key lookups it may make (UnknownKeyBudget). */
+  clientAddress: (req: IncomingMessage) => string | undefined;
   logger: Logger;
 }
 
@@ -85,7 +87,7 @@ export function registerResponsesWebSocket(deps: ResponsesWebSocketDeps): () => 
     if (!isResponsesHandshake(req)) return serveAsPlainRequest(deps.server, req, socket, head);
     if (closing) return refuseHandshake(socket, SHUTTING_DOWN());
     const admitted = async () => {
-      await deps.auth.authenticate(req);
+      await deps.auth.authenticate({ headers: req.headers, ip: deps.clientAddress(req) });
       // The origin the client used (no answer of this endpoint carries a link, so no proxy's word is needed).
       const origin = { protocol: 'encrypted' in socket && socket.encrypted ? 'https' : 'http', host: req.headers.host ?? '' };
       wss.handleUpgrade(req, socket, head, (ws) => {

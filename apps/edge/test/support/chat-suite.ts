@@ -4,6 +4,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import OpenAI from 'openai';
+import WebSocket from 'ws';
 import { metricSum, scrapeMetrics } from '@unigate/testing';
 import { Admin, eventually } from './admin';
 import type { Stack } from './stacks';
@@ -408,6 +409,37 @@ export function chatSuite(start: () => Promise<Stack>) {
       const err = await bad.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e);
       expect(err).toBeInstanceOf(OpenAI.AuthenticationError);
       expect(err.code).toBe('invalid_api_key');
+    });
+
+    it('refuses 429, without a lookup, keys it has not cached from an address that sent 100 unknown keys; its known keys and other addresses go on', async () => {
+      // Seen from addresses of a documentation range, through the loopback proxy the edge trusts by default.
+      const from = (address: string, key: string) =>
+        fetch(`${stack.baseURL}/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-forwarded-for': address },
+          body: JSON.stringify({ model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }),
+        });
+      const flooding = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
+      const known = (await from(flooding, stack.apiKey)).status;
+      expect(known).toBe(200);
+      const statuses: number[] = [];
+      for (let i = 0; i < 100; i++) statuses.push((await from(flooding, `sk-made-up-${i}-${Math.random().toString(36).slice(2)}`)).status);
+      expect(new Set(statuses)).toEqual(new Set([401]));
+      const refused = await from(flooding, 'sk-made-up-one-more');
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(await json(refused)).toMatchObject({ code: 'Throttling.RateQuota', message: expect.stringMatching(/unknown API keys/) });
+      // A real key this edge has not cached yet waits out the window too; the one it knows does not.
+      const { key: fresh } = await admin.fundedKey(1);
+      expect((await from(flooding, fresh)).status).toBe(429);
+      expect((await from(flooding, stack.apiKey)).status).toBe(200);
+      expect((await from('198.51.100.7', fresh)).status).toBe(200);
+      // The Responses API's WebSocket handshake counts the same address the same way.
+      const ws = new WebSocket(`${stack.baseURL.replace(/^http/, 'ws')}/responses`, {
+        headers: { authorization: 'Bearer sk-made-up-over-websocket', 'x-forwarded-for': flooding },
+      });
+      const status = await new Promise<number>((resolve) => ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
+      expect(status).toBe(429);
     });
 
     it('answers 402 with a message-only body before any upstream call when the balance is short', async () => {
