@@ -239,6 +239,38 @@ export function billingSuite(start: () => Promise<Stack>) {
     }
   });
 
+  /**
+   * A messages-format `body` whose hold is above what `shortUsd` covers though its charge is not: refused
+   * 402 (returned, unread) with that balance; with $1 served and charged what the upstream says it
+   * read, below `shortUsd`, and the rest of the hold released.
+   */
+  async function refusedShortServedFunded(body: object, shortUsd: number): Promise<Response> {
+    const send = (key: string) =>
+      fetch(`${stack.baseURL}/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const refused = await send((await admin.fundedKey(shortUsd)).key);
+    expect(refused.status).toBe(402);
+    const funded = await admin.fundedKey(1);
+    const served = await send(funded.key);
+    expect(served.status).toBe(200);
+    const answer = (await json(served)) as { usage: { input_tokens: number } };
+    const [entry] = await eventually(
+      () => admin.usage(funded.accountId),
+      (e) => e.length === 1,
+    );
+    expect(entry.input_tokens).toBe(answer.usage.input_tokens);
+    expect(entry.cost_micros).toBeLessThan(micros(shortUsd));
+    const account = await eventually(
+      () => admin.account(funded.accountId),
+      (a) => a.reserved_usd === 0,
+    );
+    expect(micros(account.balance_usd)).toBe(micros(1) - entry.cost_micros);
+    return refused;
+  }
+
   it("holds a PDF, whose pages the edge cannot count, for the model's whole window: refused 402 when the balance cannot cover it, served and charged what was read when it can", async () => {
     // sigma-sonnet-4-6: a 200,000-token window at $3 per million input tokens, $15 per million output.
     const body = {
@@ -254,37 +286,12 @@ export function billingSuite(start: () => Promise<Stack>) {
         },
       ],
     };
-    const send = (key: string) =>
-      fetch(`${stack.baseURL}/messages`, {
-        method: 'POST',
-        headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
     // Room for the request as estimated (a page's fixed cost: ~$0.004), not for a window of input ($0.60).
-    const short = await admin.fundedKey(0.05);
-    const refused = await send(short.key);
-    expect(refused.status).toBe(402);
+    const refused = await refusedShortServedFunded(body, 0.05);
     expect(await json(refused)).toMatchObject({
       type: 'error',
       error: { type: expect.any(String), message: expect.stringMatching(/^Insufficient balance/) },
     });
-
-    const funded = await admin.fundedKey(1);
-    const served = await send(funded.key);
-    expect(served.status).toBe(200);
-    const answer = (await json(served)) as { usage: { input_tokens: number } };
-    const [entry] = await eventually(
-      () => admin.usage(funded.accountId),
-      (e) => e.length === 1,
-    );
-    // Charged what the upstream says it read, far below the window held for it.
-    expect(entry.input_tokens).toBe(answer.usage.input_tokens);
-    expect(entry.cost_micros).toBeLessThan(micros(0.05));
-    const account = await eventually(
-      () => admin.account(funded.accountId),
-      (a) => a.reserved_usd === 0,
-    );
-    expect(micros(account.balance_usd)).toBe(micros(1) - entry.cost_micros);
   });
 
   it("holds each image at the most the model's vendor charges for one (sigma-opus-4-7: 5,000 tokens), not at the fixed cost the edge counts", async () => {
@@ -297,32 +304,7 @@ export function billingSuite(start: () => Promise<Stack>) {
       max_tokens: 16,
       messages: [{ role: 'user', content: [...Array.from({ length: 20 }, () => image), { type: 'text', text: 'Compare them' }] }],
     };
-    const send = (key: string) =>
-      fetch(`${stack.baseURL}/messages`, {
-        method: 'POST',
-        headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-    const short = await admin.fundedKey(0.2);
-    const refused = await send(short.key);
-    expect(refused.status).toBe(402);
-
-    const funded = await admin.fundedKey(1);
-    const served = await send(funded.key);
-    expect(served.status).toBe(200);
-    const answer = (await json(served)) as { usage: { input_tokens: number } };
-    const [entry] = await eventually(
-      () => admin.usage(funded.accountId),
-      (e) => e.length === 1,
-    );
-    // Charged what the upstream read (the simulator counts an image at 765 tokens), the rest released.
-    expect(entry.input_tokens).toBe(answer.usage.input_tokens);
-    expect(entry.cost_micros).toBeLessThan(micros(0.2));
-    const account = await eventually(
-      () => admin.account(funded.accountId),
-      (a) => a.reserved_usd === 0,
-    );
-    expect(micros(account.balance_usd)).toBe(micros(1) - entry.cost_micros);
+    await refusedShortServedFunded(body, 0.2);
   });
 
   it('serves subscription/usage so that hard_limit_usd − total_usage/100 is the true balance', async () => {
