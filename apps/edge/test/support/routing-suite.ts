@@ -111,7 +111,15 @@ export function routingSuite(start: (env: Record<string, string>) => Promise<Sta
   it('a client that leaves before its answer: no failover, no error or upstream failure in any log, and the request counts as 499', async () => {
     const count499 = async () =>
       metricSum(await scrapeMetrics(stack.origin, stack.adminToken), 'unigate_http_requests_total', { status: '499' });
+    // Counted by the process that calls the upstream (chat in distributed mode) once the attempt has ended.
+    const cancelled = async () =>
+      metricSum(await scrapeMetrics(stack.originOf('chat'), stack.adminToken), 'unigate_upstream_requests_total', {
+        model: 'sigma-opus-4-7',
+        channel: 'primary',
+        outcome: 'cancelled',
+      });
     const before = await count499();
+    const cancelledBefore = await cancelled();
     const logged = stack.processes.map((p) => p.logs().length);
     await fault(primary, { latency_ms: 3_000, count: 1 });
     await expect(
@@ -123,8 +131,8 @@ export function routingSuite(start: (env: Record<string, string>) => Promise<Sta
       }),
     ).rejects.toThrow();
     await eventually(count499, (n) => n === before + 1);
-    // The service's upstream attempt ends with the stop, a moment after the edge's answer.
-    await new Promise((r) => setTimeout(r, 300));
+    // The service's upstream attempt ends with the stop, a moment after the edge's answer: as cancelled.
+    await eventually(cancelled, (n) => n === cancelledBefore + 1);
     expect(sent(await log(primary), 'route-gone')).toBeDefined();
     expect(sent(await log(backup), 'route-gone')).toBeUndefined();
     const since = stack.processes.map((p, i) => p.logs().slice(logged[i])).join('\n');
