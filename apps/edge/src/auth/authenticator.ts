@@ -16,7 +16,7 @@ import { errors, hashApiKey, type BillingPort, type KeyPrincipal } from '@unigat
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { readEnv, wholeNumber } from '@unigate/platform';
-import { DEFAULT_KEY_CACHE_TTL_MS, KeyCache } from './key-cache';
+import { DEFAULT_KEY_CACHE_TTL_MS, KeyCache, type CachedKey } from './key-cache';
 import { DEFAULT_UNKNOWN_KEY_LIMIT, UnknownKeyBudget } from './unknown-key-budget';
 
 export interface AuthOptions {
@@ -85,11 +85,12 @@ export class Authenticator {
     const address = request.ip;
     // A key this replica has never heard of needs billing: not for an address that sent too many
     // keys billing did not know.
-    if (this.cache.get(hash, this.now()) === undefined) {
+    const cached = this.cache.get(hash, this.now());
+    if (cached === undefined) {
       const wait = this.unknownKeys.waitFor(address, this.now());
       if (wait > 0) throw errors.rateLimited(`Too many requests with unknown API keys from this address; retry after ${wait} s.`, wait);
     }
-    const principal = this.principalOf(hash);
+    const principal = this.principalOf(hash, cached);
     if (!(principal instanceof Promise)) return known(principal);
     // Billing was asked (a cached "unknown" answers without it): an unknown key is counted.
     return principal.then((found) => {
@@ -109,8 +110,8 @@ export class Authenticator {
     this.cache.delete(keyHash);
   }
 
-  private principalOf(hash: string): KeyPrincipal | null | Promise<KeyPrincipal | null> {
-    const cached = this.cache.get(hash, this.now());
+  /** What `cached` (the cache's entry for `hash`, read once by the caller) answers, or billing's lookup. */
+  private principalOf(hash: string, cached: CachedKey | undefined): KeyPrincipal | null | Promise<KeyPrincipal | null> {
     if (!cached) return this.lookUp(hash);
     const { principal, age } = cached;
     // Unknown keys are cached for a second at most, never past their TTL.
