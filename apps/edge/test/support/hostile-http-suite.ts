@@ -6,14 +6,19 @@
  */
 import { connect } from 'node:net';
 import type { Stack } from './stacks';
-import { Admin } from './admin';
+import { Admin, eventually } from './admin';
 import { SimControl } from './sim-control';
 import { probeLiveness } from './liveness';
-import { scrapeMetrics } from '@unigate/testing';
+import { metricSum, scrapeMetrics } from '@unigate/testing';
 import { json, useStack } from './use-stack';
 
-/** Short server timeouts so slow-client cases finish in seconds. */
-export const HOSTILE_ENV = { UNIGATE_REQUEST_TIMEOUT_MS: '2000', UNIGATE_HEADERS_TIMEOUT_MS: '1000', UNIGATE_IDLE_TIMEOUT_MS: '2500' };
+/** Short server timeouts so slow-client cases finish in seconds; request bodies held at once up to 4 MiB. */
+export const HOSTILE_ENV = {
+  UNIGATE_REQUEST_TIMEOUT_MS: '2000',
+  UNIGATE_HEADERS_TIMEOUT_MS: '1000',
+  UNIGATE_IDLE_TIMEOUT_MS: '2500',
+  UNIGATE_BODY_MEMORY_MB: '4',
+};
 
 interface RawAnswer {
   status: number;
@@ -115,6 +120,40 @@ export function hostileHttpSuite(start: () => Promise<Stack>) {
       const answer = await json(res);
       shapeB(answer, 'invalid_json');
       expect(answer.error.message).toMatch(/deeper than 128 levels/);
+    });
+
+    // Eight 30 MB bodies at once took a process with the chart's heap limit past it (a crash).
+    it('large bodies past what the process holds at once (4 MiB here): 429 for a key holding half, 503 for another, small ones served, and all served once the first is answered', async () => {
+      const MiB = 1024 * 1024;
+      const holder = await admin.fundedKey(100);
+      const other = await admin.fundedKey(100);
+      const prompt = (mib: number) => ({
+        model: 'omega-k3',
+        max_tokens: 1,
+        messages: [{ role: 'user', content: 'word '.repeat((mib * MiB) / 5) }],
+      });
+      await new SimControl(stack).fault({ match: { model: 'omega-k3' }, latency_ms: 1_500, count: 1 });
+      const held = post('/v1/chat/completions', prompt(3), holder.key);
+      const bodyBytes = async () => metricSum(await scrapeMetrics(stack.origin, stack.adminToken), 'unigate_request_body_bytes');
+      await eventually(bodyBytes, (bytes) => bytes >= 3 * MiB, 5_000);
+
+      const sameKey = await post('/v1/chat/completions', prompt(1.2), holder.key);
+      expect([sameKey.status, sameKey.headers.get('retry-after')]).toEqual([429, '1']);
+      expect(await json(sameKey)).toMatchObject({ code: 'Throttling.RateQuota', request_id: expect.any(String) });
+      const otherKey = await post('/v1/chat/completions', prompt(1.2), other.key);
+      expect([otherKey.status, otherKey.headers.get('retry-after')]).toEqual([503, '1']);
+      shapeB(await json(otherKey), 'service_unavailable');
+      const small = await post(
+        '/v1/chat/completions',
+        { model: 'sigma-sonnet-4-6', max_tokens: 1, messages: [{ role: 'user', content: 'hi' }] },
+        other.key,
+      );
+      expect(small.status).toBe(200);
+
+      expect((await held).status).toBe(200);
+      await eventually(bodyBytes, (bytes) => bytes === 0, 5_000);
+      expect((await post('/v1/chat/completions', prompt(1.2), holder.key)).status).toBe(200);
+      expect((await post('/v1/chat/completions', prompt(1.2), other.key)).status).toBe(200);
     });
 
     it('a wrong type is named as such, never as "required"', async () => {
