@@ -183,6 +183,7 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
         idleTimeoutMs: http.idleTimeoutMs,
         messageTimeoutMs: http.requestTimeoutMs,
         maxAgeMs: http.websocketMaxAgeMs,
+        bodyBudget,
         clientAddress: clientAddressReader(http.trustProxy),
         logger,
       })

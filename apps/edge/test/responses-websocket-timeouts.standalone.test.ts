@@ -7,7 +7,9 @@
  * - the idle timeout (UNIGATE_IDLE_TIMEOUT_MS; 1 s): a connection nobody uses is closed, one whose
  *   response waits longer than that on its upstream is not;
  * - the request timeout (UNIGATE_REQUEST_TIMEOUT_MS; 2 s): a message trickled under the idle timeout
- *   closes the connection once it has taken longer than that.
+ *   closes the connection once it has taken longer than that;
+ * - the request bodies held at once (UNIGATE_BODY_MEMORY_MB; 4 MiB): a message counts from its first
+ *   bytes, and one that would pass the limit closes its connection with 1013 (try again later).
  * Standalone only: the edge serves the socket alike in both deployments.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -36,6 +38,7 @@ beforeAll(async () => {
     UNIGATE_WEBSOCKET_MAX_AGE_MS: String(MAX_AGE_MS),
     UNIGATE_IDLE_TIMEOUT_MS: String(IDLE_MS),
     UNIGATE_REQUEST_TIMEOUT_MS: String(REQUEST_MS),
+    UNIGATE_BODY_MEMORY_MB: '4',
   });
   admin = new Admin(stack);
 }, 120_000);
@@ -196,4 +199,41 @@ it('lets the real Codex 0.169.0 reconnect when its connection comes of age mid-t
       (u) => u.length >= 2,
     ),
   ).toHaveLength(2);
+});
+
+it('counts a message from its first bytes against the request bodies held at once: past them the connection closes 1013, and once they are free the same message is answered', async () => {
+  const MiB = 1024 * 1024;
+  const holder = await admin.fundedKey(100);
+  const { key } = await admin.fundedKey(100);
+  const bodyBytes = async () => metricSum(await scrapeMetrics(stack.origin, stack.adminToken), 'unigate_request_body_bytes');
+  const large = JSON.stringify({
+    type: 'response.create',
+    model: 'omega-k3',
+    input: 'word '.repeat((2 * MiB) / 5),
+    max_output_tokens: 400,
+  });
+  const small = JSON.stringify({ type: 'response.create', model: 'sigma-sonnet-4-6', input: 'hi', max_output_tokens: 400 });
+
+  // A 3 MiB prompt over HTTP, held while its upstream takes 2.5 s.
+  await new SimControl(stack).fault({ match: { model: 'omega-k3' }, latency_ms: 2_500, count: 1 });
+  const held = fetch(`${stack.baseURL}/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${holder.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'omega-k3', max_tokens: 1, messages: [{ role: 'user', content: 'word '.repeat((3 * MiB) / 5) }] }),
+  });
+  await eventually(bodyBytes, (bytes) => bytes >= 3 * MiB, 5_000);
+
+  const refused = await connect(key);
+  refused.ws.send(large);
+  expect(await refused.closed).toEqual({ code: 1013, reason: 'the gateway holds as many request bodies as it can; retry shortly' });
+  const beside = await connect(key);
+  expect(await answerEnding<Loose>(beside.ws, small, ANSWER_MS)).toMatchObject({ type: 'response.completed' });
+
+  expect((await held).status).toBe(200);
+  await eventually(bodyBytes, (bytes) => bytes === 0, 5_000);
+  // A new connection: this one has idled past the idle timeout meanwhile.
+  const after = await connect(key);
+  expect(await answerEnding<Loose>(after.ws, large, ANSWER_MS)).toMatchObject({ type: 'response.completed' });
+  after.ws.close();
+  await eventually(bodyBytes, (bytes) => bytes === 0, 5_000);
 });

@@ -4,6 +4,7 @@ import Fastify from 'fastify';
 import { createLogger } from '@unigate/platform';
 import WebSocket from 'ws';
 import { LocalCalls } from '../http/local-calls';
+import { BodyBudget } from '../http/body-budget';
 import { registerResponsesWebSocket } from './responses-websocket';
 
 describe('registerResponsesWebSocket', () => {
@@ -34,13 +35,14 @@ describe('registerResponsesWebSocket', () => {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const close = registerResponsesWebSocket({
       server: app.server,
-      auth: { authenticate: async () => ({}) } as never,
+      auth: { authenticate: async () => ({ key_id: 'k' }) } as never,
       catalog: {} as never,
       local,
       maxPayload: 1024 * 1024,
       idleTimeoutMs: 0,
       messageTimeoutMs: 0,
       maxAgeMs: 0,
+      bodyBudget: new BodyBudget(0),
       clientAddress: (req) => req.socket.remoteAddress,
       logger,
     });

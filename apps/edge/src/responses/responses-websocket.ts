@@ -39,6 +39,7 @@ import { websocketConnections, websocketConnectionsTotal, type Logger } from '@u
 import { createParser } from 'eventsource-parser';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Authenticator } from '../auth/authenticator';
+import type { BodyBudget, BodyTicket } from '../http/body-budget';
 import { shouldRetry, toGatewayError } from '../http/error-renderer';
 import { parseJsonText } from '../http/json-body';
 import type { LocalCalls, LocalStreamingAnswer, LocalStreamingHttp } from '../http/local-calls';
@@ -73,6 +74,8 @@ export interface ResponsesWebSocketDeps {
   messageTimeoutMs: number;
   /** A request sent on a connection older than this is refused and the connection closed (0: no limit). */
   maxAgeMs: number;
+  /** Request bodies held at once: a message counts from its first bytes (an HTTP body's budget). */
+  bodyBudget: BodyBudget;
   /** The client's address as the HTTP routes see it (request.ip), for the key lookups it may make (UnknownKeyBudget). */
   clientAddress: (req: IncomingMessage) => string | undefined;
   logger: Logger;
@@ -87,7 +90,7 @@ export function registerResponsesWebSocket(deps: ResponsesWebSocketDeps): () => 
     if (!isResponsesHandshake(req)) return serveAsPlainRequest(deps.server, req, socket, head);
     if (closing) return refuseHandshake(socket, SHUTTING_DOWN());
     const admitted = async () => {
-      await deps.auth.authenticate({ headers: req.headers, ip: deps.clientAddress(req) });
+      const principal = await deps.auth.authenticate({ headers: req.headers, ip: deps.clientAddress(req) });
       // The origin the client used (no answer of this endpoint carries a link, so no proxy's word is needed).
       const origin = { protocol: 'encrypted' in socket && socket.encrypted ? 'https' : 'http', host: req.headers.host ?? '' };
       wss.handleUpgrade(req, socket, head, (ws) => {
@@ -96,6 +99,8 @@ export function registerResponsesWebSocket(deps: ResponsesWebSocketDeps): () => 
         const checkModel = async (model: string) => {
           await routeFor(deps.catalog, responsesSpec, await deps.auth.authenticate(req), model);
         };
+        // Before the connection's own listener: a whole message gives its bytes back before its request is counted.
+        countMessageBytes(ws, socket as Socket, deps.bodyBudget, principal.key_id);
         const connection = new ResponsesConnection(
           ws,
           deps.local.streamingAs(req.headers.authorization!, origin),
@@ -156,6 +161,30 @@ function cutSlowMessages(ws: WebSocket, socket: Socket, ms: number): void {
   // A ping may come between a message's fragments: it ends no message then.
   const controlDone = () => (fragmenting(ws) ? undefined : done());
   ws.on('message', done).on('ping', controlDone).on('pong', controlDone).once('close', done);
+}
+
+/** Close code of a connection whose message the gateway cannot hold now (RFC 6455 "try again later"). */
+const TRY_AGAIN_LATER = 1013;
+
+/**
+ * A message's bytes count against the request body budget as they arrive: ws holds a message whole
+ * (up to `maxPayload`) before handing it over, where an HTTP body over its share is refused before it
+ * is read. Once whole, the message is the request it stands for, counted as an HTTP body is. A chunk
+ * the budget refuses closes the connection with 1013: what it held goes at once.
+ */
+function countMessageBytes(ws: WebSocket, socket: Socket, budget: BodyBudget, key: string): void {
+  const ticket: BodyTicket = { key, bytes: 0 };
+  let refused = false;
+  // Before ws parses the chunk, as cutSlowMessages: a message the chunk completes gives its bytes back after.
+  socket.prependListener('data', (chunk: Buffer) => {
+    if (refused || !budget.charge(ticket, chunk.length)) return;
+    refused = true;
+    ws.close(TRY_AGAIN_LATER, 'the gateway holds as many request bodies as it can; retry shortly');
+    socket.write('', () => ws.terminate());
+  });
+  const release = () => budget.release(ticket);
+  const controlDone = () => (fragmenting(ws) ? undefined : release());
+  ws.on('message', release).on('ping', controlDone).on('pong', controlDone).once('close', release);
 }
 
 /** Whether `ws` holds the first fragments of a message (ws keeps the opcode of one in progress; no public API says it). */
