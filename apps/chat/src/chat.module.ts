@@ -78,6 +78,7 @@ const EXPIRY = Symbol('EXPIRY');
             logger: createLogger('chat'),
             responses,
           }),
+          { logger: createLogger('chat') },
         ),
         responses: storedResponseHandlers(new StoredResponseReads(responses)),
       }),

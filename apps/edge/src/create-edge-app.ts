@@ -22,6 +22,7 @@ import {
 import {
   HttpDrain,
   lazySchemaCompilers,
+  loggedBodyBudget,
   ObservabilityModule,
   PinoNestLogger,
   Readiness,
@@ -36,7 +37,7 @@ import { EdgeModule } from './edge.module';
 import type { EdgeOptions } from './edge-options';
 import { registerAnsweringTimeout } from './http/answering-timeout';
 import { registerBodyDecoding } from './http/body-encoding';
-import { BodyBudget, registerBodyBudget } from './http/body-budget';
+import { registerBodyBudget } from './http/body-budget';
 import { BODY_LIMIT_BYTES } from './http/error-renderer';
 import { GatewayExceptionFilter } from './http/exception.filter';
 import { clientAddressReader, httpSettingsFromEnv, type HttpSettings } from './http/http-settings';
@@ -121,14 +122,7 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
   registerAnsweringTimeout(fastify);
   registerJsonBodyParser(fastify);
   registerBodyDecoding(fastify, BODY_LIMIT_BYTES);
-  const bodyBudget = new BodyBudget(http.bodyMemoryBytes, (scope, ticket) =>
-    logger.warn(
-      { scope, key_id: ticket.key || undefined, held_bytes: bodyBudget.heldBytes(), limit_bytes: bodyBudget.limitBytes },
-      scope === 'process'
-        ? 'request bodies refused 503: this process holds as many as UNIGATE_BODY_MEMORY_MB allows (more replicas or memory, or a client sending many large bodies)'
-        : 'request bodies refused 429: one key holds half of what UNIGATE_BODY_MEMORY_MB allows',
-    ),
-  );
+  const bodyBudget = loggedBodyBudget(http.bodyMemoryBytes, logger);
   // After the decoding hook: an encoded body is counted as it decodes.
   registerBodyBudget(fastify, bodyBudget, BODY_LIMIT_BYTES);
   registerRequestHooks(fastify, logger);

@@ -64,6 +64,7 @@ const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
             results: storage && resultStore(storage.store, storage.signer),
             interactions: storage && interactionRegistry(storage.store),
           }),
+          { logger: createLogger('media') },
         ),
       }),
     },

@@ -118,7 +118,10 @@ const WEBHOOKS = Symbol('WEBHOOKS');
     {
       provide: GRPC_HANDLERS,
       inject: [VIDEO],
-      useFactory: (video: VideoService) => ({ endpoint: endpointServiceHandlers(video), video: videoTaskHandlers(video) }),
+      useFactory: (video: VideoService) => ({
+        endpoint: endpointServiceHandlers(video, { logger: createLogger('video') }),
+        video: videoTaskHandlers(video),
+      }),
     },
   ],
 })

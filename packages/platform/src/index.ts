@@ -15,6 +15,7 @@ export * from './events/service-event-bus';
 export * from './auth/bearer-secret';
 export * from './lifecycle/http-drain';
 export * from './http/lazy-schema-compilers';
+export * from './http/body-budget';
 export * from './lifecycle/shutdown';
 export * from './lifecycle/heap-growth';
 export * from './lifecycle/lean-async-resource-bind';

@@ -4,8 +4,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
+import { bodyMemoryBytesFromEnv } from '@unigate/platform';
 import { z } from 'zod';
-import { defaultBodyMemoryBytes } from './body-budget';
 
 const ms = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
 
@@ -25,11 +25,6 @@ const schema = z.object({
   UNIGATE_KEEPALIVE_TIMEOUT_MS: ms(65_000),
   /** Connections one process holds at most; beyond, a new connection is closed at once. */
   UNIGATE_MAX_CONNECTIONS: z.coerce.number().int().positive().default(10_000),
-  /**
-   * MiB of request bodies one process holds at once (body-budget.ts); past it a large body is refused
-   * 503, past half of it for one key 429. Default: a quarter of the V8 heap limit. 0: no limit.
-   */
-  UNIGATE_BODY_MEMORY_MB: z.coerce.number().int().nonnegative().optional(),
   /** /metrics needs this bearer token (default: the admin token), since the edge's port is public. */
   UNIGATE_METRICS_TOKEN: z.string().min(16, 'UNIGATE_METRICS_TOKEN must be at least 16 characters').optional(),
   /**
@@ -71,7 +66,7 @@ export interface HttpSettings {
   websocketMaxAgeMs: number;
   keepAliveTimeoutMs: number;
   maxConnections: number;
-  /** Request bodies held at once, in bytes; 0 for no limit. */
+  /** Request bodies held at once, in bytes (UNIGATE_BODY_MEMORY_MB; 0 for no limit). */
   bodyMemoryBytes: number;
   metricsToken?: string;
   trustProxy: TrustProxy;
@@ -90,7 +85,7 @@ export function httpSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): HttpS
     websocketMaxAgeMs: e.UNIGATE_WEBSOCKET_MAX_AGE_MS,
     keepAliveTimeoutMs: e.UNIGATE_KEEPALIVE_TIMEOUT_MS,
     maxConnections: e.UNIGATE_MAX_CONNECTIONS,
-    bodyMemoryBytes: e.UNIGATE_BODY_MEMORY_MB === undefined ? defaultBodyMemoryBytes() : e.UNIGATE_BODY_MEMORY_MB * 1024 * 1024,
+    bodyMemoryBytes: bodyMemoryBytesFromEnv(env),
     metricsToken: e.UNIGATE_METRICS_TOKEN,
     trustProxy: parseTrustProxy(e.UNIGATE_TRUST_PROXY),
   };

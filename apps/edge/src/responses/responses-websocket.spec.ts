@@ -1,10 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
-import { createLogger } from '@unigate/platform';
+import { BodyBudget, createLogger } from '@unigate/platform';
 import WebSocket from 'ws';
 import { LocalCalls } from '../http/local-calls';
-import { BodyBudget } from '../http/body-budget';
 import { registerResponsesWebSocket } from './responses-websocket';
 
 describe('registerResponsesWebSocket', () => {

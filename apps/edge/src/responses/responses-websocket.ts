@@ -35,11 +35,10 @@ import {
   type ResponsesRequest,
   type ResponsesResponse,
 } from '@unigate/contracts';
-import { websocketConnections, websocketConnectionsTotal, type Logger } from '@unigate/platform';
+import { websocketConnections, websocketConnectionsTotal, type BodyBudget, type BodyTicket, type Logger } from '@unigate/platform';
 import { createParser } from 'eventsource-parser';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Authenticator } from '../auth/authenticator';
-import type { BodyBudget, BodyTicket } from '../http/body-budget';
 import { shouldRetry, toGatewayError } from '../http/error-renderer';
 import { parseJsonText } from '../http/json-body';
 import type { LocalCalls, LocalStreamingAnswer, LocalStreamingHttp } from '../http/local-calls';

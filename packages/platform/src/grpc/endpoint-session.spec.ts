@@ -4,13 +4,18 @@
  * cancels the service's work, shutdown ends idle sessions at once, and a service without Session
  * (an older version mid-rollout) is called per call.
  */
+import { createLogger } from '../logger';
 import type { Metadata, ServerDuplexStream } from '@grpc/grpc-js';
 import { errors, type CallMeter, type EndpointCall, type EndpointPort, type JsonText } from '@unigate/contracts';
 import type { EndpointServiceHandlers, SessionCall__Output, SessionReply } from '@unigate/proto';
+import { BodyBudget } from '../http/body-budget';
 import { GrpcEndpointClient, endpointServiceHandlers } from './endpoint-transport';
 import { SESSION_STOPS_METADATA, startGrpcServer, type GrpcServer, type GrpcServerOptions } from './grpc-server';
 import { STOP_GRACE_MS } from './session-pool';
 import { waitFor } from '@unigate/testing';
+
+/** How the services here are served: the process's default body budget, refusals logged nowhere. */
+const SERVED = { logger: createLogger('test', 'silent') };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Request ids whose call the service saw aborted. */
@@ -75,7 +80,7 @@ async function frames(client: GrpcEndpointClient, call: EndpointCall): Promise<n
 /** A server over `port` that counts the sessions opened, the connections they came on and the per-call RPCs served. */
 async function serve(withSessions = true, options: GrpcServerOptions = {}) {
   const counts = { sessions: 0, perCall: 0, peers: new Set<string>() };
-  const handlers = endpointServiceHandlers(port);
+  const handlers = endpointServiceHandlers(port, SERVED);
   const served: Partial<EndpointServiceHandlers> = {
     Call: (c, done) => (counts.perCall++, handlers.Call(c, done)),
     Stream: (c) => (counts.perCall++, handlers.Stream(c)),
@@ -192,7 +197,7 @@ test('a session the server ended is not used again: the next call fails over a f
 });
 
 test('a call that a draining server did not take is sent again on a new session', async () => {
-  const handlers = endpointServiceHandlers(port);
+  const handlers = endpointServiceHandlers(port, SERVED);
   let sessions = 0;
   // The first session ends on its first call unanswered, as one that was draining when the call came.
   const Session = (c: ServerDuplexStream<SessionCall__Output, SessionReply>) =>
@@ -229,7 +234,7 @@ test('a connection older than the server allows is replaced (to be placed again)
 describe('held calls: the call travels while the edge admits it', () => {
   /** A server over `port` that logs, per session message, whether it was a held call, a plain call or a release. */
   async function serveLogged(options: { advertise?: boolean } = {}) {
-    const handlers = endpointServiceHandlers(port);
+    const handlers = endpointServiceHandlers(port, SERVED);
     const log: string[] = [];
     const opened = { sessions: 0 };
     const Session = Object.assign((c: ServerDuplexStream<SessionCall__Output, SessionReply>) => {
@@ -257,7 +262,7 @@ describe('held calls: the call travels while the edge admits it', () => {
     stream: (call, signal, timing) => (calls.push(call.request_id), port.stream(call, signal, timing)),
   };
   async function serveRecording() {
-    const server = await startGrpcServer('127.0.0.1:0', { endpoint: endpointServiceHandlers(recording) });
+    const server = await startGrpcServer('127.0.0.1:0', { endpoint: endpointServiceHandlers(recording, SERVED) });
     servers.push(server);
     return new GrpcEndpointClient(`127.0.0.1:${server.port}`);
   }
@@ -344,7 +349,7 @@ describe('held calls: the call travels while the edge admits it', () => {
       },
       stream: (call, signal, timing) => port.stream(call, signal, timing),
     };
-    const server = await startGrpcServer('127.0.0.1:0', { endpoint: endpointServiceHandlers(preparing) });
+    const server = await startGrpcServer('127.0.0.1:0', { endpoint: endpointServiceHandlers(preparing, SERVED) });
     servers.push(server);
     const client = new GrpcEndpointClient(`127.0.0.1:${server.port}`);
     await client.call(embed(1));
@@ -456,7 +461,7 @@ describe('a caller that leaves: the call is stopped, and what it produced is cha
    * `metadataAfterMs` one whose session metadata reaches the client that much after its first call begins.
    */
   async function serveMetering(options: { stops?: boolean; metadataAfterMs?: number } = {}) {
-    const handlers = endpointServiceHandlers(metering);
+    const handlers = endpointServiceHandlers(metering, SERVED);
     const opened = { sessions: 0 };
     const Session = Object.assign((c: ServerDuplexStream<SessionCall__Output, SessionReply>) => {
       opened.sessions++;
@@ -569,4 +574,39 @@ describe('a caller that leaves: the call is stopped, and what it produced is cha
     expect(meter.cost_micros).toBe(777);
     expect(opened.sessions).toBe(2);
   });
+});
+
+test("a call's body counts against the service's body budget until the call ends: past the process's limit 503, past a key's share 429, small ones served, and served again once the first ends", async () => {
+  const MiB = 1024 * 1024;
+  const budget = new BodyBudget(4 * MiB);
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  // Large calls' inputs are lists of long strings (each at most 200,000 characters), the first saying whether to wait.
+  const waiting: EndpointPort = {
+    call: async (call, signal) => {
+      const { input } = call.body as { input: string | string[] };
+      if (typeof input === 'string') return port.call(call, signal);
+      if (input[0] === 'wait') await gate;
+      return port.call({ ...call, body: { model: 'm', input: '1' } }, signal);
+    },
+    stream: port.stream,
+  };
+  const server = await startGrpcServer('127.0.0.1:0', { endpoint: endpointServiceHandlers(waiting, { ...SERVED, bodyBudget: budget }) });
+  servers.push(server);
+  const client = new GrpcEndpointClient(`127.0.0.1:${server.port}`);
+  const large = (first: string, mib: number, key: string): EndpointCall => ({
+    ...embed(first),
+    key_id: key,
+    body: { model: 'm', input: [first, ...Array<string>((mib * MiB) / 131_072).fill('x'.repeat(131_072))] },
+  });
+  const first = client.call(large('wait', 3, 'k1'));
+  await waitFor('the first body counted', () => budget.heldBytes() >= 3 * MiB, 5_000, 5);
+  await expect(client.call(large('go', 1, 'k2'))).rejects.toMatchObject({ status: 503, code: 'service_unavailable', retryAfter: 1 });
+  await expect(client.call(large('go', 1, 'k1'))).rejects.toMatchObject({ status: 429, code: 'Throttling.RateQuota', retryAfter: 1 });
+  expect(embedding(await client.call({ ...embed(7), key_id: 'k2' }))).toBe(7);
+  release();
+  expect(embedding(await first)).toBe(1);
+  expect(budget.heldBytes()).toBe(0);
+  expect(embedding(await client.call(large('go', 3, 'k2')))).toBe(1);
+  expect(budget.heldBytes()).toBe(0);
 });

@@ -4,6 +4,7 @@
  * back as the JSON text the service wrote, with their SSE event names, unless the edge must read them
  * (an answer it localizes, or long base64 strings that crossed as bytes, not inside the JSON).
  */
+import { createLogger } from '../logger';
 import { randomBytes } from 'node:crypto';
 import * as net from 'node:net';
 import type { ServerDuplexStream } from '@grpc/grpc-js';
@@ -12,6 +13,9 @@ import type { EndpointCall__Output, EndpointReply, SessionCall__Output, SessionR
 import { GrpcEndpointClient, endpointServiceHandlers } from './endpoint-transport';
 import { CONNECT_TIMEOUT_MS } from './grpc-client';
 import { startGrpcServer, type GrpcServer } from './grpc-server';
+
+/** How the services here are served: the process's default body budget, refusals logged nowhere. */
+const SERVED = { logger: createLogger('test', 'silent') };
 
 const received: EndpointCall[] = [];
 let embedding: number[] | string = [0.5];
@@ -72,7 +76,7 @@ let client: GrpcEndpointClient;
 const wire: Array<{ call: EndpointCall__Output; reply?: EndpointReply }> = [];
 
 beforeAll(async () => {
-  const handlers = endpointServiceHandlers(port);
+  const handlers = endpointServiceHandlers(port, SERVED);
   // The edge calls over a session: what crosses is each session message's call and its answer.
   const Session = (c: ServerDuplexStream<SessionCall__Output, SessionReply>) => {
     c.on('data', (msg: SessionCall__Output) => wire.push({ call: msg.call! }));
@@ -250,10 +254,13 @@ test('a service that hangs with a call in flight on an open connection fails it 
     stream: async function* () {},
   };
   const service = await startGrpcServer('127.0.0.1:0', {
-    endpoint: endpointServiceHandlers({
-      ...slow,
-      call: (c, s) => ((c.body as { input: string }).input === 'quick' ? port.call(c, s) : slow.call(c, s)),
-    }),
+    endpoint: endpointServiceHandlers(
+      {
+        ...slow,
+        call: (c, s) => ((c.body as { input: string }).input === 'quick' ? port.call(c, s) : slow.call(c, s)),
+      },
+      SERVED,
+    ),
   });
   // Between the edge and the service: a link that can go silent both ways, as a paused process or a
   // partition does, without closing anything.

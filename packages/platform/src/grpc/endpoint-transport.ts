@@ -38,6 +38,8 @@ import type {
 } from '@unigate/proto';
 import { fromGrpcError, serviceUnavailable } from './errors';
 import { CONNECT_TIMEOUT_MS, connectedWithin, ENDPOINT_KEEPALIVE, grpcClient, unary, type Keepalive } from './grpc-client';
+import { bodyMemoryBytesFromEnv, loggedBodyBudget, type BodyBudget, type BodyTicket } from '../http/body-budget';
+import type { Logger } from '../logger';
 import { sessionHandler, streamHandler, unaryHandler } from './grpc-server';
 import { SessionPool, type SessionPoolOptions } from './session-pool';
 import { endSpan, serveInSpan, startSessionCallSpan } from './session-tracing';
@@ -115,8 +117,39 @@ function failureCost(err: unknown): CallCost | undefined {
   return typeof err === 'object' && err !== null ? failureCosts.get(err) : undefined;
 }
 
-/** Server side: the EndpointService handlers over a capability service's port. */
-export function endpointServiceHandlers(port: EndpointPort): EndpointServiceHandlers {
+/** What a call's body weighs as the edge counted it: its JSON, the base64 text its blobs stand for, and its files. */
+function bodyBytes(msg: EndpointCall__Output): number {
+  let bytes = msg.body.length;
+  for (const blob of msg.body_blobs) bytes += Math.ceil(blob.data.length / 3) * 4;
+  for (const file of msg.files) bytes += file.data.length;
+  return bytes;
+}
+
+/**
+ * Server side: the EndpointService handlers over a capability service's port. Each call's body counts
+ * against `bodyBudget` (UNIGATE_BODY_MEMORY_MB's by default) from its arrival until the call ends: the edges bound what each of them sends,
+ * but several may send large bodies to one replica at once. A refusal (503, or 429 for a key past its
+ * share) goes back to the edge as the client's answer.
+ */
+export function endpointServiceHandlers(
+  port: EndpointPort,
+  { logger, bodyBudget = loggedBodyBudget(bodyMemoryBytesFromEnv(), logger) }: { logger: Logger; bodyBudget?: BodyBudget },
+): EndpointServiceHandlers {
+  /** Counts `msg`'s body until the returned release; throws the refusal. */
+  const holdBody = (msg: EndpointCall__Output): (() => void) => {
+    const ticket: BodyTicket = { key: msg.key_id, bytes: 0 };
+    const refused = bodyBudget.charge(ticket, bodyBytes(msg));
+    if (refused) throw refused;
+    return () => bodyBudget.release(ticket);
+  };
+  async function* held<T>(msg: EndpointCall__Output, run: () => AsyncGenerator<T>): AsyncGenerator<T> {
+    const release = holdBody(msg);
+    try {
+      yield* run();
+    } finally {
+      release();
+    }
+  }
   const answer = async (call: EndpointCall, signal: AbortSignal, admission?: Promise<void>): Promise<EndpointReply> => {
     const meter: CallMeter = { upstream_ms: 0 };
     let result: unknown;
@@ -146,33 +179,47 @@ export function endpointServiceHandlers(port: EndpointPort): EndpointServiceHand
     }
   }
   return {
-    Call: unaryHandler((msg, signal) => answer(decodeCall(msg), signal)),
-    Stream: streamHandler((msg, signal) => frames(decodeCall(msg), signal, { upstream_ms: 0 })),
+    Call: unaryHandler(async (msg, signal) => {
+      const release = holdBody(msg);
+      try {
+        return await answer(decodeCall(msg), signal);
+      } finally {
+        release();
+      }
+    }),
+    Stream: streamHandler((msg, signal) => held(msg, () => frames(decodeCall(msg), signal, { upstream_ms: 0 }))),
     Session: sessionHandler<SessionCall__Output, SessionReply>(
       ({ call, stream }, signal, released) => {
         if (!call) throw errors.invalidRequest('A session message carries no call.');
-        return serveInSpan(call.endpoint, call.traceparent || undefined, async function* () {
-          const decoded = decodeCall(call);
-          // Held: decoded and checked while the edge admits it — and translated up to its upstream
-          // request by a port that prepares while held. Nothing goes upstream before the release.
-          let admission: Promise<void> | undefined;
-          if (released && port.preparesWhileHeld) admission = released;
-          else if (released) await released;
-          if (!stream) return yield { reply: await answer(decoded, signal, admission) };
-          const meter: CallMeter = { upstream_ms: 0 };
-          try {
-            for await (const frame of frames(decoded, signal, meter, admission)) yield { frame };
-          } catch (err) {
-            keepFailureCost(err, meter);
-            throw err;
-          }
-          yield { end: { cost: encodeCost(meter) } };
-        });
+        return serveInSpan(call.endpoint, call.traceparent || undefined, () => held(call, () => serve(call, stream, signal, released)));
       },
       (status, err) => ({ error: { ...status, cost: failureCost(err) } }),
       { held: (msg) => msg.held, releases: (msg) => !msg.call && msg.release !== null, stops: (msg) => !msg.call && msg.stop !== null },
     ),
   };
+
+  async function* serve(
+    call: EndpointCall__Output,
+    stream: boolean,
+    signal: AbortSignal,
+    released: Promise<void> | undefined,
+  ): AsyncGenerator<SessionReply> {
+    const decoded = decodeCall(call);
+    // Held: decoded and checked while the edge admits it — and translated up to its upstream
+    // request by a port that prepares while held. Nothing goes upstream before the release.
+    let admission: Promise<void> | undefined;
+    if (released && port.preparesWhileHeld) admission = released;
+    else if (released) await released;
+    if (!stream) return yield { reply: await answer(decoded, signal, admission) };
+    const meter: CallMeter = { upstream_ms: 0 };
+    try {
+      for await (const frame of frames(decoded, signal, meter, admission)) yield { frame };
+    } catch (err) {
+      keepFailureCost(err, meter);
+      throw err;
+    }
+    yield { end: { cost: encodeCost(meter) } };
+  }
 }
 
 const RELEASE: SessionCall = { release: {} };
