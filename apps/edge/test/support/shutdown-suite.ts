@@ -6,6 +6,7 @@
  * supervisor's stop signal), which drains the same way (platform's SHUTDOWN_SIGNALS).
  */
 import { connect, type Socket } from 'node:net';
+import { metricSum, scrapeMetrics, waitFor } from '@unigate/testing';
 import WebSocket from 'ws';
 import type { Stack } from './stacks';
 import { Admin } from './admin';
@@ -14,6 +15,9 @@ import { openaiFor, useStack } from './use-stack';
 
 const MODEL = 'sigma-sonnet-4-6';
 
+/** What the stalled upload declares (the edge counts it from its headers on). */
+const STALLED_BYTES = 100_000;
+
 /** A client that sent its headers and half a body, then went quiet. */
 function stalledUpload(origin: string, apiKey: string): Promise<{ socket: Socket; closed: Promise<number> }> {
   const { hostname, port } = new URL(origin);
@@ -21,7 +25,7 @@ function stalledUpload(origin: string, apiKey: string): Promise<{ socket: Socket
     const socket = connect(Number(port), hostname, () => {
       socket.write(
         `POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${apiKey}\r\n` +
-          `Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"model":"${MODEL}",`,
+          `Content-Type: application/json\r\nContent-Length: ${STALLED_BYTES}\r\n\r\n{"model":"${MODEL}",`,
       );
       resolve({ socket, closed: new Promise((r) => socket.once('close', () => r(performance.now()))) });
     });
@@ -40,6 +44,10 @@ export function shutdownSuite(start: () => Promise<Stack>, edgeLabel: string) {
     await new SimControl(stack).fault({ match: { model: MODEL }, token_delay_ms: 100 });
     return { admin, accountId, key };
   };
+
+  /** Request body bytes the edge holds now. */
+  const bodyBytesHeld = async () =>
+    metricSum(await scrapeMetrics(stack.originOf(edgeLabel), stack.adminToken), 'unigate_request_body_bytes');
 
   /** The faults cleared, the account's one charge: what the drained answer produced. */
   const oneChargeAfterFaults = async (admin: Admin, accountId: string) => {
@@ -65,7 +73,11 @@ export function shutdownSuite(start: () => Promise<Stack>, edgeLabel: string) {
         for await (const chunk of stream) chunks.push(chunk.choices[0]?.delta?.content ?? '');
       })();
       const stalled = await stalledUpload(stack.origin, key);
-      await new Promise((r) => setTimeout(r, 300));
+      // Both under way when the signal comes: the stream's first event read, the upload's body counted by the edge.
+      await waitFor(
+        'the stream and the stalled upload under way',
+        async () => chunks.length > 0 && (await bodyBytesHeld()) >= STALLED_BYTES,
+      );
 
       const process = stack.processes.find((p) => p.name === edgeLabel || p.name === 'standalone')!;
       const signalled = performance.now();
@@ -99,7 +111,7 @@ export function shutdownSuite(start: () => Promise<Stack>, edgeLabel: string) {
     const events: Array<{ type: string; status?: number }> = [];
     busy.on('message', (data) => events.push(JSON.parse(String(data)) as { type: string; status?: number }));
     busy.send(JSON.stringify({ type: 'response.create', model: MODEL, input: 'tell me a long story', max_output_tokens: 20 }));
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor('the busy connection answering', () => events.some((e) => e.type === 'response.output_text.delta'));
 
     const process = stack.processes.find((p) => p.name === edgeLabel || p.name === 'standalone')!;
     const signalled = performance.now();
