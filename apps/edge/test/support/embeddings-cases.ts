@@ -35,9 +35,9 @@ export function embeddingsCases(ctx: () => { stack: Stack; client: OpenAI; admin
       }
       expect(data.usage.prompt_tokens).toBeGreaterThan(0);
       expect(data.usage.total_tokens).toBe(data.usage.prompt_tokens);
-      // Voyage's format upstream: `output_dimension`, floats asked for whatever the client wanted.
+      // Voyage's format upstream: `output_dimension`, and base64 asked for whatever the client wanted.
       const sent = await sim.lastTo('/v1/embeddings');
-      expect(sent!.body).toEqual({ model: 'zeta-4', input: TEXTS, output_dimension: 1024 });
+      expect(sent!.body).toEqual({ model: 'zeta-4', input: TEXTS, output_dimension: 1024, encoding_format: 'base64' });
 
       // The same texts as floats: the very same numbers (float32 round trip), and one text alone the same vector.
       const floats = await client.embeddings.create({ model: 'zeta-4', input: TEXTS, encoding_format: 'float' });

@@ -32,12 +32,23 @@ export async function embeddingsRoutes(app: FastifyInstance, opts: { state: SimS
         : reply.code(400).send(invalidRequestBody("'input' is invalid", 'input'));
     const dims = Number(voyage ? (body.output_dimension ?? DEFAULT_DIMENSIONS) : (body.dimensions ?? DEFAULT_DIMENSIONS));
     if (!Number.isInteger(dims) || dims < 1 || dims > 4096) return fail(400, 'dimension out of range');
-    if (!voyage && body.encoding_format !== undefined && body.encoding_format !== 'float')
-      return reply.code(400).send(invalidRequestBody('the simulator answers encoding_format float only', 'encoding_format'));
+    // OpenAI takes float or base64, Voyage null or base64; base64 is the vector's little-endian float32 bytes.
+    const base64 = body.encoding_format === 'base64';
+    const formats = voyage ? [undefined, null, 'base64'] : [undefined, 'float', 'base64'];
+    if (!formats.includes(body.encoding_format as string | null | undefined))
+      return voyage
+        ? fail(400, "encoding_format must be null or 'base64'")
+        : reply.code(400).send(invalidRequestBody("'encoding_format' must be 'float' or 'base64'", 'encoding_format'));
 
     const tokens = (inputs as string[]).reduce((s, t) => s + countTextTokens(t), 0);
     // Listed in reverse: a client that trusts the list order instead of `index` is caught by tests.
-    const data = (inputs as string[]).map((t, index) => ({ object: 'embedding', embedding: embeddingVector(t, dims), index })).reverse();
+    const data = (inputs as string[])
+      .map((t, index) => ({
+        object: 'embedding',
+        embedding: base64 ? float32Base64(embeddingVector(t, dims)) : embeddingVector(t, dims),
+        index,
+      }))
+      .reverse();
     return {
       object: 'list',
       data,
@@ -45,4 +56,10 @@ export async function embeddingsRoutes(app: FastifyInstance, opts: { state: SimS
       usage: voyage ? { total_tokens: tokens } : { prompt_tokens: tokens, total_tokens: tokens },
     };
   });
+}
+
+function float32Base64(vector: number[]): string {
+  const bytes = Buffer.alloc(vector.length * 4);
+  vector.forEach((v, i) => bytes.writeFloatLE(v, i * 4));
+  return bytes.toString('base64');
 }

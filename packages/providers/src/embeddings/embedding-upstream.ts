@@ -1,6 +1,6 @@
 /**
- * What every embeddings upstream does, whatever its wire format: texts and a dimension in, float
- * vectors in input order and the tokens it counted (when it says) out. The embeddings endpoint
+ * What every embeddings upstream does, whatever its wire format: texts and a dimension in, vectors
+ * in input order and the tokens it counted (when it says) out. The embeddings endpoint
  * (endpoints/embeddings.endpoint.ts) builds the public answer around it.
  */
 import type { Channel } from '@unigate/contracts';
@@ -12,9 +12,15 @@ export interface EmbeddingBatch {
   dimensions?: number;
 }
 
+/**
+ * A vector as numbers, or as the upstream sent it in base64 (its little-endian float32 values, which
+ * is also what a client asking for base64 gets: passed on unread).
+ */
+export type UpstreamVector = number[] | string;
+
 export interface EmbeddedBatch {
   /** One vector per text, in the order of the texts. */
-  vectors: number[][];
+  vectors: UpstreamVector[];
   /** Input tokens as the upstream counted them; undefined when it did not say. */
   tokens?: number;
 }
@@ -24,8 +30,11 @@ export interface EmbeddingUpstream {
 }
 
 /** Vectors an upstream tagged with their input's index, in input order; a missing or extra one is the upstream's fault. */
-export function inInputOrder(items: ReadonlyArray<{ index: number; embedding: number[] }>, count: number): number[][] | undefined {
-  const out: number[][] = new Array(count);
+export function inInputOrder(
+  items: ReadonlyArray<{ index: number; embedding: UpstreamVector }>,
+  count: number,
+): UpstreamVector[] | undefined {
+  const out: UpstreamVector[] = new Array(count);
   for (const item of items) {
     if (item.index < 0 || item.index >= count || out[item.index]) return undefined;
     out[item.index] = item.embedding;

@@ -1,6 +1,6 @@
 /**
  * The three embeddings upstream formats against a replay server: what goes upstream, vectors put
- * back in input order, base64 encoded by the gateway, usage as reported, and upstream failures
+ * back in input order, base64 encoded by the gateway (or passed on from Voyage's), usage as reported, and upstream failures
  * mapped by the shared policy. Fixtures follow reference/openai.md, voyage.md and dashscope.md.
  */
 import { GatewayError, type Channel, type EmbeddingRequest, type ModelInfo } from '@unigate/contracts';
@@ -40,24 +40,40 @@ const ctx = (m: ModelInfo) => ({
 const call = (protocol: string, base: string, req: EmbeddingRequest, m = model({ default: 2 })) =>
   embeddingsEndpoint.adapter(protocol, replay.http)!.call(channel(protocol, base), req, ctx(m));
 
-test('voyage: output_dimension upstream, vectors by index, base64 little-endian float32, usage from total_tokens', async () => {
+test('voyage: output_dimension and base64 asked upstream, vectors by index, its base64 passed on unread, usage from total_tokens', async () => {
   replay.server.reply({ json: fixtureJson(DIR, 'voyage') });
   const r = await call('voyage', `${replay.server.url}/v1`, { model: 'public-model', input: ['a', 'b'], encoding_format: 'base64' });
   expect(replay.server.requests[0]).toMatchObject({
     url: '/v1/embeddings',
-    body: { model: 'upstream-model', input: ['a', 'b'], output_dimension: 2 },
+    body: { model: 'upstream-model', input: ['a', 'b'], output_dimension: 2, encoding_format: 'base64' },
   });
   expect(replay.server.requests[0].headers.authorization).toBe('Bearer sk-upstream');
-  const decode = (b64: string) => {
-    const bytes = Buffer.from(b64, 'base64');
-    return [bytes.readFloatLE(0), bytes.readFloatLE(4)];
-  };
   expect(r.value.model).toBe('public-model');
   expect(r.value.data.map((d) => d.index)).toEqual([0, 1]);
-  expect(decode(r.value.data[0].embedding as string)).toEqual([1, 0]);
-  expect(decode(r.value.data[1].embedding as string)).toEqual([Math.fround(0.6), Math.fround(0.8)]);
+  // Little-endian float32 [1, 0] and [0.6, 0.8], as the upstream sent them.
+  expect(r.value.data.map((d) => d.embedding)).toEqual(['AACAPwAAAAA=', 'mpkZP83MTD8=']);
   expect(r.value.usage).toEqual({ prompt_tokens: 7, total_tokens: 7 });
   expect(r.usage).toEqual({ input_tokens: 7 });
+});
+
+test('voyage: a client asking for floats gets the base64 vectors decoded', async () => {
+  replay.server.reply({ json: fixtureJson(DIR, 'voyage') });
+  const r = await call('voyage', `${replay.server.url}/v1`, { model: 'public-model', input: ['a', 'b'] });
+  expect(replay.server.requests[0].body).toMatchObject({ encoding_format: 'base64' });
+  expect(r.value.data.map((d) => d.embedding)).toEqual([
+    [1, 0],
+    [Math.fround(0.6), Math.fround(0.8)],
+  ]);
+});
+
+test('voyage: a vector that is not base64 of whole float32 values is the upstream fault (502)', async () => {
+  for (const embedding of ['AACAPwAAAA==', 'not base64!', [1, 0]]) {
+    replay.server.reply({ json: { data: [{ index: 0, embedding }], usage: { total_tokens: 1 } } });
+    expect(await call('voyage', `${replay.server.url}/v1`, { model: 'm', input: 'a' }).catch((e) => e)).toMatchObject({
+      status: 502,
+      message: expect.stringMatching(/invalid embeddings answer/),
+    });
+  }
 });
 
 test('openai format: floats asked for with the dimension, prompt_tokens as usage', async () => {
@@ -95,7 +111,7 @@ test('upstream trouble: 429 is retryable, a rejected key is a retryable 502, a v
   const key = await call('voyage', `${replay.server.url}/v1`, { model: 'm', input: 'a' }).catch((e) => e);
   expect(key).toMatchObject({ status: 502, retryable: true });
   expect(key.message).not.toMatch(/bad key/);
-  replay.server.reply({ json: { data: [{ index: 0, embedding: [1, 0] }], usage: { total_tokens: 1 } } });
+  replay.server.reply({ json: { data: [{ index: 0, embedding: 'AACAPwAAAAA=' }], usage: { total_tokens: 1 } } });
   expect(await call('voyage', `${replay.server.url}/v1`, { model: 'm', input: ['a', 'b'] }).catch((e) => e)).toMatchObject({
     status: 502,
     message: expect.stringMatching(/one vector per input/),

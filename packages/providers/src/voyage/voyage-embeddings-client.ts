@@ -1,6 +1,6 @@
 /**
  * Voyage's `POST {base}/embeddings` (the zeta family): OpenAI-like, with `output_dimension` for our
- * `dimensions` and `{detail}` error bodies (reference/voyage.md).
+ * `dimensions`, `{detail}` error bodies, and base64 answers on asking (reference/voyage.md).
  */
 import { z } from 'zod';
 import type { EmbeddingUpstream } from '../embeddings/embedding-upstream';
@@ -16,4 +16,4 @@ export const voyageErrorPolicy: UpstreamErrorPolicy = {
 };
 
 export const voyageEmbeddingsClient = (http: HttpClient): EmbeddingUpstream =>
-  v1EmbeddingsClient(http, { dimensionsField: 'output_dimension', errorPolicy: voyageErrorPolicy });
+  v1EmbeddingsClient(http, { dimensionsField: 'output_dimension', base64: true, errorPolicy: voyageErrorPolicy });

@@ -84,12 +84,24 @@ export function planEmbedding(model: ModelInfo, req: EmbeddingRequest): Usage {
   return worstCaseUsage(estimateEmbeddingTokens(req), 0);
 }
 
-/** Float vectors → what the client asked for: floats, or base64 of little-endian float32. */
-export function encodeEmbedding(vector: readonly number[], format: EmbeddingRequest['encoding_format']): number[] | string {
+/**
+ * A vector (floats, or base64 of little-endian float32 as an upstream sent it) → what the client asked
+ * for: floats, or that base64 (passed on as it came).
+ */
+export function encodeEmbedding(vector: readonly number[] | string, format: EmbeddingRequest['encoding_format']): number[] | string {
+  if (typeof vector === 'string') return format === 'base64' ? vector : decodeFloat32Base64(vector);
   if (format !== 'base64') return [...vector];
   const bytes = Buffer.alloc(vector.length * 4);
   vector.forEach((v, i) => bytes.writeFloatLE(v, i * 4));
   return bytes.toString('base64');
+}
+
+/** The numbers of a base64 vector (little-endian float32 values), as a client asking for floats gets them. */
+function decodeFloat32Base64(base64: string): number[] {
+  const bytes = Buffer.from(base64, 'base64');
+  const out = new Array<number>(bytes.length >> 2);
+  for (let i = 0; i < out.length; i++) out[i] = bytes.readFloatLE(i * 4);
+  return out;
 }
 
 export const embeddingsSpec: EndpointSpec<EmbeddingRequest, EmbeddingResponse> = {
