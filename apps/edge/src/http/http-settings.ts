@@ -4,10 +4,11 @@
  */
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
-import { bodyMemoryBytesFromEnv } from '@unigate/platform';
+import { blankAsUnset, bodyMemoryBytesFromEnv } from '@unigate/platform';
 import { z } from 'zod';
 
-const ms = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
+// A blank variable (`FOO=` in a compose file or a chart) is unset: as 0 it would turn a timeout off.
+const ms = (fallback: number) => z.preprocess(blankAsUnset, z.coerce.number().int().nonnegative().default(fallback));
 
 const schema = z.object({
   /** Whole request (headers and body) must arrive within this; 408 otherwise. Uploads are bounded by it too. */

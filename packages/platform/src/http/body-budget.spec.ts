@@ -83,6 +83,9 @@ describe('bodyMemoryBytesFromEnv', () => {
     expect(bodyMemoryBytesFromEnv({ UNIGATE_BODY_MEMORY_MB: '64' })).toBe(64 * MiB);
     expect(bodyMemoryBytesFromEnv({ UNIGATE_BODY_MEMORY_MB: '0' })).toBe(0);
     expect(bodyMemoryBytesFromEnv({})).toBe(defaultBodyMemoryBytes());
+    // A blank value (a chart or compose file's empty default) is unset, not 0 (no limit).
+    expect(bodyMemoryBytesFromEnv({ UNIGATE_BODY_MEMORY_MB: '' })).toBe(defaultBodyMemoryBytes());
+    expect(bodyMemoryBytesFromEnv({ UNIGATE_BODY_MEMORY_MB: ' ' })).toBe(defaultBodyMemoryBytes());
     expect(defaultBodyMemoryBytes()).toBeGreaterThan(16 * MiB);
   });
 

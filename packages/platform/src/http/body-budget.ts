@@ -17,6 +17,7 @@ import { getHeapStatistics } from 'node:v8';
 import { errors, type GatewayError } from '@unigate/contracts';
 import { Gauge } from 'prom-client';
 import { z } from 'zod';
+import { readEnv, wholeNumber } from '../env';
 import type { Logger } from '../logger';
 import { metricsRegistry } from '../observability/metrics';
 
@@ -28,13 +29,14 @@ export function defaultBodyMemoryBytes(): number {
   return Math.floor(getHeapStatistics().heap_size_limit / 4);
 }
 
-const bodyMemoryMb = z.coerce.number().int().nonnegative().optional();
+const bodyMemoryEnv = z.object({
+  UNIGATE_BODY_MEMORY_MB: wholeNumber(0, 1024 * 1024, 'UNIGATE_BODY_MEMORY_MB must be a whole number of MiB, 0 or more'),
+});
 
-/** UNIGATE_BODY_MEMORY_MB in bytes (0: no limit), or the default. */
+/** UNIGATE_BODY_MEMORY_MB in bytes (0: no limit), or the default when unset or blank (not 0: that would lift the limit). */
 export function bodyMemoryBytesFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const mb = bodyMemoryMb.safeParse(env.UNIGATE_BODY_MEMORY_MB);
-  if (!mb.success) throw new Error(`UNIGATE_BODY_MEMORY_MB must be a whole number of MiB, 0 or more (got "${env.UNIGATE_BODY_MEMORY_MB}")`);
-  return mb.data === undefined ? defaultBodyMemoryBytes() : mb.data * 1024 * 1024;
+  const mb = readEnv(bodyMemoryEnv, env).UNIGATE_BODY_MEMORY_MB;
+  return mb === undefined ? defaultBodyMemoryBytes() : mb * 1024 * 1024;
 }
 
 const heldGauge = new Gauge({
