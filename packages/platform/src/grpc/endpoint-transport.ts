@@ -127,9 +127,9 @@ function bodyBytes(msg: EndpointCall__Output): number {
 
 /**
  * Server side: the EndpointService handlers over a capability service's port. Each call's body counts
- * against `bodyBudget` (UNIGATE_BODY_MEMORY_MB's by default) from its arrival until the call ends: the edges bound what each of them sends,
- * but several may send large bodies to one replica at once. A refusal (503, or 429 for a key past its
- * share) goes back to the edge as the client's answer.
+ * against `bodyBudget` (UNIGATE_BODY_MEMORY_MB's by default) from its arrival until the call ends:
+ * each edge bounds what it sends, but several may send large bodies to one replica at once. A refusal
+ * (503, or 429 for a key past its share) goes back to the edge as the client's answer.
  */
 export function endpointServiceHandlers(
   port: EndpointPort,
