@@ -157,9 +157,14 @@ function cutSlowMessages(ws: WebSocket, socket: Socket, ms: number): void {
       socket.write('', () => ws.terminate());
     }, ms);
   });
+  onMessageEnd(ws, done);
+}
+
+/** Calls `ended` when a message is whole, when a control frame comes between messages, and on close. */
+function onMessageEnd(ws: WebSocket, ended: () => void): void {
   // A ping may come between a message's fragments: it ends no message then.
-  const controlDone = () => (fragmenting(ws) ? undefined : done());
-  ws.on('message', done).on('ping', controlDone).on('pong', controlDone).once('close', done);
+  const controlDone = () => (fragmenting(ws) ? undefined : ended());
+  ws.on('message', ended).on('ping', controlDone).on('pong', controlDone).once('close', ended);
 }
 
 /** Close code of a connection whose message the gateway cannot hold now (RFC 6455 "try again later"). */
@@ -181,9 +186,7 @@ function countMessageBytes(ws: WebSocket, socket: Socket, budget: BodyBudget, ke
     ws.close(TRY_AGAIN_LATER, 'the gateway holds as many request bodies as it can; retry shortly');
     socket.write('', () => ws.terminate());
   });
-  const release = () => budget.release(ticket);
-  const controlDone = () => (fragmenting(ws) ? undefined : release());
-  ws.on('message', release).on('ping', controlDone).on('pong', controlDone).once('close', release);
+  onMessageEnd(ws, () => budget.release(ticket));
 }
 
 /** Whether `ws` holds the first fragments of a message (ws keeps the opcode of one in progress; no public API says it). */

@@ -3,7 +3,7 @@
  * base): Voyage's requests are told apart by its own fields (`output_dimension`, `input_type`, ...)
  * and answered with its usage and `{detail}` errors. Vectors come from shared/embedding-vector.ts.
  */
-import { countTextTokens } from '@unigate/contracts';
+import { countTextTokens, encodeEmbedding } from '@unigate/contracts';
 import type { FastifyInstance } from 'fastify';
 import { embeddingVector } from '../shared/embedding-vector';
 import { openAiErrorBody, invalidRequestBody } from '../openai/openai-errors';
@@ -45,7 +45,7 @@ export async function embeddingsRoutes(app: FastifyInstance, opts: { state: SimS
     const data = (inputs as string[])
       .map((t, index) => ({
         object: 'embedding',
-        embedding: base64 ? float32Base64(embeddingVector(t, dims)) : embeddingVector(t, dims),
+        embedding: encodeEmbedding(embeddingVector(t, dims), base64 ? 'base64' : 'float'),
         index,
       }))
       .reverse();
@@ -56,10 +56,4 @@ export async function embeddingsRoutes(app: FastifyInstance, opts: { state: SimS
       usage: voyage ? { total_tokens: tokens } : { prompt_tokens: tokens, total_tokens: tokens },
     };
   });
-}
-
-function float32Base64(vector: number[]): string {
-  const bytes = Buffer.alloc(vector.length * 4);
-  vector.forEach((v, i) => bytes.writeFloatLE(v, i * 4));
-  return bytes.toString('base64');
 }
