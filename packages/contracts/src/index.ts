@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './validation';
 export * from './stored-text';
+export * from './base64';
 export * from './chat';
 export * from './catalog';
 export * from './pricing';

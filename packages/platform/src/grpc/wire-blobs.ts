@@ -3,11 +3,10 @@
  * their JSON (endpoint.proto `Blob`): a quarter fewer bytes, and nothing for JSON to escape or scan.
  * Only canonical base64 is lifted, so putting it back gives exactly the string that was taken out.
  */
-import { errors } from '@unigate/contracts';
+import { canonicalBase64, errors } from '@unigate/contracts';
 
 /** Shorter strings stay in the JSON: lifting them would save less than it costs. */
 export const BLOB_MIN_CHARS = 8 * 1024;
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 export interface WireBlob {
   /** Object keys and array indices from the root to the string. */
@@ -76,11 +75,4 @@ function child(node: unknown, key: string | undefined): unknown {
 
 function badBlob(path: string[]) {
   return errors.upstream(502, `an internal message carried bytes for '${path.join('.')}', which its JSON does not have`, false);
-}
-
-/** The bytes when `s` is base64 that encodes back to exactly `s`; otherwise undefined. */
-function canonicalBase64(s: string): Buffer | undefined {
-  if (s.length % 4 !== 0 || !BASE64.test(s)) return undefined;
-  const data = Buffer.from(s, 'base64');
-  return data.toString('base64') === s ? data : undefined;
 }

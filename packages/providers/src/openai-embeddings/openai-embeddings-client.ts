@@ -6,7 +6,7 @@
  * client asking for base64 (the official SDKs' default) gets unread. Others are asked for floats;
  * the endpoint encodes what the client asked either way.
  */
-import { errors } from '@unigate/contracts';
+import { errors, isFloat32Base64 } from '@unigate/contracts';
 import { z } from 'zod';
 import type { EmbeddedBatch, EmbeddingUpstream } from '../embeddings/embedding-upstream';
 import { inInputOrder } from '../embeddings/embedding-upstream';
@@ -24,15 +24,6 @@ export const openAiEmbeddingsResponseSchema = z.looseObject({
   usage: usageSchema,
 });
 
-/**
- * Canonical base64 of whole float32 values: decoded, a multiple of 4 bytes that encodes back to the
- * string itself (a quarter of the time a regular expression over the same 10 MB takes).
- */
-function isFloat32Base64(s: string): boolean {
-  if (s.length % 4 !== 0) return false;
-  const bytes = Buffer.from(s, 'base64');
-  return (bytes.length & 3) === 0 && bytes.toString('base64') === s;
-}
 const float32Base64 = z.string().refine(isFloat32Base64, { message: 'expected base64 of float32 values' });
 
 export const base64EmbeddingsResponseSchema = z.looseObject({
