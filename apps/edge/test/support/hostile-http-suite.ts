@@ -173,6 +173,37 @@ export function hostileHttpSuite(start: () => Promise<Stack>) {
       expect((await post('/v1/chat/completions', prompt(1.2), other.key)).status).toBe(200);
     });
 
+    // An upstream (or a proxy before it) that never ends its answer was read until the process ran
+    // out of memory: the gateway stops at a quarter of its heap limit, at most 256 MiB here.
+    it.each([
+      ['a JSON answer', false],
+      ["a stream's first event", true],
+    ])('%s that never ends: 502 naming the limit, nothing charged, the process answering', async (_case, stream) => {
+      const payer = await admin.fundedKey(10);
+      const sim = new SimControl(stack);
+      await sim.fault({ match: { model: 'omega-k3' }, endless_body: true, count: 1 });
+      try {
+        const res = await post(
+          '/v1/chat/completions',
+          { model: 'omega-k3', max_tokens: 5, stream, messages: [{ role: 'user', content: 'hi' }] },
+          payer.key,
+        );
+        expect(res.status).toBe(502);
+        const answer = await json(res);
+        shapeB(answer);
+        expect(answer.error.message).toMatch(/^the upstream's (answer|event) is larger than \d+ MiB, more than the gateway reads$/);
+        expect((await fetch(`${stack.origin}/health/live`)).status).toBe(200);
+        const account = await eventually(
+          () => admin.account(payer.accountId),
+          (a) => a.reserved_usd === 0,
+          5_000,
+        );
+        expect(account.balance_usd).toBe(10);
+      } finally {
+        await sim.clearFaults();
+      }
+    });
+
     it('a wrong type is named as such, never as "required"', async () => {
       const res = await post('/v1/chat/completions', {
         model: 'sigma-sonnet-4-6',

@@ -20,6 +20,11 @@ export interface FaultRule {
   cut_after_chunks?: number;
   /** Streams only: delay between chunks for this request. */
   token_delay_ms?: number;
+  /**
+   * OpenAI chat only: answer 200 with a body that never ends (a JSON answer, or a stream's first event,
+   * that goes on for as long as the client reads), the way a runaway upstream or proxy would.
+   */
+  endless_body?: boolean;
 }
 
 export interface ActiveFault extends FaultRule {
@@ -45,6 +50,7 @@ export const faultRuleJsonSchema = {
     count: { type: 'integer', minimum: 1 },
     cut_after_chunks: { type: 'integer', minimum: 0 },
     token_delay_ms: { type: 'integer', minimum: 0 },
+    endless_body: { type: 'boolean' },
   },
 } as const;
 

@@ -7,7 +7,7 @@ import { chatCompletionRequestSchema, parseOrThrow } from '@unigate/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { FaultRule } from '../control/faults';
 import { checkChatProfile, chatProfileFor } from '../shared/chat-model-profiles';
-import { holdFor, writeSse } from '../shared/sse-writer';
+import { holdFor, writeEndless, writeSse } from '../shared/sse-writer';
 import type { SimState } from '../sim-state';
 import { answerChat, replyUsage } from './openai-chat-answer';
 import { toChunkEvents, toCompletion } from './openai-chat-wire';
@@ -31,6 +31,16 @@ export async function openAiRoutes(app: FastifyInstance, opts: { state: SimState
     if (fault?.status) return sendFault(reply, fault);
 
     const body = parseOrThrow(chatCompletionRequestSchema, req.body);
+    if (fault?.endless_body) {
+      reply.hijack();
+      if (body.stream)
+        return writeEndless(reply.raw, 'text/event-stream', 'data: {"id":"chatcmpl-endless","choices":[{"index":0,"delta":{"content":"');
+      return writeEndless(
+        reply.raw,
+        'application/json',
+        '{"id":"chatcmpl-endless","choices":[{"index":0,"message":{"role":"assistant","content":"',
+      );
+    }
     const profile = chatProfileFor(body.model);
     checkChatProfile(profile, body);
     const answers = Array.from({ length: body.n ?? 1 }, (_, candidate) =>

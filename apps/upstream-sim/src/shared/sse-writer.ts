@@ -43,6 +43,17 @@ export async function writeSse(res: ServerResponse, events: Iterable<SseEvent>, 
   res.end();
 }
 
+/**
+ * The endless_body fault: `opening` and then the same 64 KiB for as long as the client reads (each
+ * write waits for the last to drain), never a closing brace or a line's end.
+ */
+export async function writeEndless(res: ServerResponse, contentType: string, opening: string): Promise<void> {
+  res.writeHead(200, { 'content-type': contentType });
+  await write(res, opening);
+  const filler = 'a'.repeat(64 * 1024);
+  while (!res.destroyed) await write(res, filler);
+}
+
 /** Resolves once the chunk is handed to the kernel (or the client is gone), so a cut never drops it. */
 function write(res: ServerResponse, text: string): Promise<void> {
   return new Promise((resolve) => {

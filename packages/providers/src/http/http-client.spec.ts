@@ -15,12 +15,18 @@ function deferred() {
   return { promise, resolve, reject };
 }
 
+async function waitFor(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((r) => setTimeout(r, 5));
+}
+
 describe('HttpClient', () => {
   let server: Server;
   let origin: string;
   const ports = new Set<number>();
   /** Every request path the server saw, in order. */
   const paths: string[] = [];
+  /** Answers of /endless begun, and those whose connection the client closed. */
+  const endless = { answering: 0, closed: 0 };
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -37,6 +43,18 @@ describe('HttpClient', () => {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
         res.write('{"cut":');
         setTimeout(() => res.destroy(), 10);
+        return;
+      }
+      if (req.url === '/endless') {
+        // A body that never ends: a kilobyte at a time for as long as anyone reads.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        endless.answering += 1;
+        const kib = Buffer.alloc(1024, 'a');
+        const timer = setInterval(() => res.write(kib), 1);
+        res.on('close', () => {
+          clearInterval(timer);
+          endless.closed += 1;
+        });
         return;
       }
       if (req.url === '/pieces') {
@@ -117,6 +135,23 @@ describe('HttpClient', () => {
       const res = await http.request({ method: 'GET', url: `${origin}${path}`, headers: {}, whole });
       const err = await res.body.text().catch((e) => transportError(e, undefined));
       expect(err).toMatchObject({ status, retryable: true });
+      await http.close();
+    });
+
+    it('stops reading an answer past maxAnswerBytes: a 502 that is not retried, the connection closed', async () => {
+      const http = new HttpClient({ maxAnswerBytes: 64 * 1024 });
+      const closed = endless.closed;
+      const res = await http.request({ method: 'GET', url: `${origin}/endless`, headers: {}, whole });
+      const err = await res.body.text().catch((e) => transportError(e, undefined));
+      expect(err).toBeInstanceOf(GatewayError);
+      expect(err).toMatchObject({
+        status: 502,
+        retryable: false,
+        message: "the upstream's answer is larger than 65536 bytes, more than the gateway reads",
+      });
+      await waitFor(() => endless.closed > closed);
+      // The limit is the answer's, not the client's: an answer within it still reads whole.
+      expect(await (await http.request({ method: 'GET', url: `${origin}/x`, headers: {}, whole })).body.text()).toBe('GET /x');
       await http.close();
     });
 

@@ -3,9 +3,12 @@
  * requests, with timeouts sized for LLM calls (a non-streamed answer only sends headers once the whole
  * completion is generated, so the headers timeout is long; the body timeout is the idle gap allowed
  * between two body chunks). Requests abort with their AbortSignal. A request marked `whole` (its
- * answer is read in one piece) skips undici's response stream (whole-body.ts).
+ * answer is read in one piece) skips undici's response stream (whole-body.ts). No answer read whole
+ * (`text()`) grows past `maxAnswerBytes` (answer-limit.ts).
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import { answerTooLarge, defaultAnswerLimitBytes } from './answer-limit';
 import { Pool } from './undici-core';
 import { upstreamGate } from './upstream-gate';
 import { startUpstreamWait, type UpstreamWait } from './upstream-wait';
@@ -19,6 +22,8 @@ export interface HttpClientOptions {
   keepAliveTimeoutMs?: number;
   /** Sockets per origin; unlimited when absent (concurrency is bounded by the gateway's limits). */
   connectionsPerOrigin?: number;
+  /** The most of one answer read whole (default: answer-limit.ts). */
+  maxAnswerBytes?: number;
 }
 
 export interface HttpRequest {
@@ -53,7 +58,7 @@ export class HttpClient {
   private readonly opts: Required<Omit<HttpClientOptions, 'connectionsPerOrigin'>> & { connectionsPerOrigin?: number };
 
   constructor(opts: HttpClientOptions = {}) {
-    this.opts = { ...DEFAULTS, ...opts };
+    this.opts = { ...DEFAULTS, maxAnswerBytes: defaultAnswerLimitBytes(), ...opts };
   }
 
   async request(req: HttpRequest): Promise<HttpResponse> {
@@ -67,7 +72,7 @@ export class HttpClient {
     // after it, so that write (the gateway's own work, a syscall that also wakes the upstream) counts
     // as the gateway's overhead, not as time spent waiting on the upstream.
     if (req.whole) {
-      const sent = dispatchWhole(pool, opts, req.signal);
+      const sent = dispatchWhole(pool, opts, req.signal, this.opts.maxAnswerBytes);
       const wait = startUpstreamWait(req.signal);
       const whole = await endingOnFailure(sent, wait);
       return { status: whole.status, headers: whole.headers, body: whole.body, wait };
@@ -75,7 +80,12 @@ export class HttpClient {
     const sent = pool.request({ ...opts, signal: req.signal });
     const wait = startUpstreamWait(req.signal);
     const res = await endingOnFailure(sent, wait);
-    return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders, body: res.body, wait };
+    return {
+      status: res.statusCode,
+      headers: res.headers as IncomingHttpHeaders,
+      body: cappedText(res.body, this.opts.maxAnswerBytes),
+      wait,
+    };
   }
 
   async close(): Promise<void> {
@@ -109,6 +119,29 @@ async function endingOnFailure<T>(sent: Promise<T>, wait: UpstreamWait): Promise
     wait.end();
     throw err;
   }
+}
+
+/**
+ * A streamed body whose `text()` stops past `maxBytes` (undici's own reads on without a bound); read
+ * as it comes, it is undici's body itself: a stream passes its bytes on rather than holding them.
+ */
+function cappedText(body: Readable & AsyncIterable<Uint8Array>, maxBytes: number): UpstreamBody {
+  return {
+    async text() {
+      const chunks: Buffer[] = [];
+      let received = 0;
+      for await (const chunk of body) {
+        received += chunk.length;
+        if (received > maxBytes) {
+          body.destroy();
+          throw answerTooLarge(maxBytes);
+        }
+        chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      }
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    [Symbol.asyncIterator]: () => body[Symbol.asyncIterator](),
+  };
 }
 
 let shared: HttpClient | undefined;

@@ -6,10 +6,12 @@
  *
  * Same contract as `request()`: resolves with the status and headers once they arrive, the body
  * completes later; timeouts are the pool's; an abort of `signal` fails whatever is pending with the
- * signal's reason.
+ * signal's reason. A body past `maxBytes` is not read on: the request is aborted and fails with
+ * answer-limit.ts's 502.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { answerTooLarge } from './answer-limit';
 
 /** What callers read of an upstream body: all of it as text, or its bytes as they come. */
 export interface UpstreamBody extends AsyncIterable<Uint8Array> {
@@ -35,11 +37,12 @@ export interface WholeResponse {
   body: UpstreamBody;
 }
 
-/** Sends `opts` on `dispatcher`; the answer's body is collected whole. */
+/** Sends `opts` on `dispatcher`; the answer's body is collected whole, up to `maxBytes`. */
 export function dispatchWhole(
   dispatcher: Dispatcher,
   opts: Dispatcher.DispatchOptions,
   signal: AbortSignal | undefined,
+  maxBytes: number,
 ): Promise<WholeResponse> {
   return new Promise((resolveHead, rejectHead) => {
     let resolveBody!: (bytes: Buffer) => void;
@@ -51,6 +54,7 @@ export function dispatchWhole(
     // Failing before the headers rejects both; only the head's rejection has a reader then.
     bytes.catch(() => undefined);
     const chunks: Buffer[] = [];
+    let received = 0;
     let onAbort: (() => void) | undefined;
     const settle = () => {
       if (onAbort) signal?.removeEventListener('abort', onAbort);
@@ -68,7 +72,12 @@ export function dispatchWhole(
         if (status < 200) return;
         resolveHead({ status, headers: headers as IncomingHttpHeaders, body: new WholeBody(bytes) });
       },
-      onResponseData(_controller, chunk) {
+      onResponseData(controller, chunk) {
+        received += chunk.length;
+        if (received > maxBytes) {
+          chunks.length = 0;
+          return controller.abort(answerTooLarge(maxBytes));
+        }
         chunks.push(chunk);
       },
       onResponseEnd() {

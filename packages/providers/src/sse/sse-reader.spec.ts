@@ -29,6 +29,35 @@ const STREAM = [
 ].join('\n');
 
 describe('readSse', () => {
+  it('fails a stream whose event goes on past the limit, however it is cut, after the events before it', async () => {
+    const MAX = 64 * 1024;
+    const endless = async function* (prefix: string) {
+      yield 'data: 1\n\n';
+      // Half a megabyte, one kilobyte at a time: one endless line, or endless data lines of one event.
+      for (let i = 0; i < 512; i++) yield prefix + 'x'.repeat(1022) + (prefix ? '\n' : '');
+      yield '\n\n';
+    };
+    for (const prefix of ['', 'data:']) {
+      const got: string[] = [];
+      const err = await (async () => {
+        for await (const e of readSse(endless(prefix), MAX)) got.push(e.data);
+      })().catch((e) => e);
+      expect(got).toEqual(['1']);
+      expect(err).toMatchObject({
+        status: 502,
+        retryable: false,
+        message: "the upstream's event is larger than 65536 bytes, more than the gateway reads",
+      });
+    }
+    // Many events that each stay within it add up to more, and are read whole.
+    const many = async function* () {
+      for (let i = 0; i < 512; i++) yield `data: ${'y'.repeat(1000)}\n\n`;
+    };
+    let count = 0;
+    for await (const _ of readSse(many(), MAX)) count++;
+    expect(count).toBe(512);
+  });
+
   it.each([1, 2, 3, 7, 64, 4096])('parses the same events whatever the chunking (%i-byte pieces)', async (size) => {
     expect(await all(bytes(STREAM, size))).toEqual([
       { event: undefined, data: '{"a":"héllo ✓"}', id: undefined },

@@ -3,9 +3,11 @@
  * events out, one at a time as they arrive. Parsing is eventsource-parser's; the only string surgery
  * here is cutting the text into lines (below), and nothing is buffered beyond the events of the chunk
  * just read and the line it ends in. Breaking out of the loop stops reading the body (its iterator is
- * returned, which destroys an undici body).
+ * returned, which destroys an undici body). An event (or a line) that goes on past `maxEventChars`
+ * fails the stream with answer-limit.ts's 502 rather than being collected without end.
  */
 import { createParser } from 'eventsource-parser';
+import { answerTooLarge, defaultAnswerLimitBytes } from '../http/answer-limit';
 
 export interface SseEvent {
   /** The `event:` field; undefined for plain `data:` events. */
@@ -29,11 +31,19 @@ function fewLines(text: string): boolean {
 /** A line's end: CR, LF or CRLF (a CR that ends a chunk may be the first half of a CRLF; see below). */
 const LINE_END = /\r\n?|\n/g;
 
-export async function* readSse(body: AsyncIterable<Uint8Array | string>): AsyncGenerator<SseEvent> {
+const DEFAULT_MAX_EVENT_CHARS = defaultAnswerLimitBytes();
+
+export async function* readSse(
+  body: AsyncIterable<Uint8Array | string>,
+  maxEventChars = DEFAULT_MAX_EVENT_CHARS,
+): AsyncGenerator<SseEvent> {
   let pending: SseEvent[] = [];
+  // Characters read since the last event ended (counted a chunk at a time): what the parser holds.
+  let sinceEvent = 0;
   const parser = createParser({
     onEvent: (e) => {
       pending.push({ event: e.event, data: e.data, id: e.id });
+      sinceEvent = 0;
     },
   });
   const decoder = new TextDecoder();
@@ -67,7 +77,10 @@ export async function* readSse(body: AsyncIterable<Uint8Array | string>): AsyncG
   };
 
   for await (const chunk of body) {
-    feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+    const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    sinceEvent += text.length;
+    if (sinceEvent > maxEventChars) throw answerTooLarge(maxEventChars, 'event');
+    feed(text);
     yield* drain();
   }
   const tail = decoder.decode();
