@@ -13,6 +13,8 @@
  *
  * Errors are rendered in the endpoint's shape (SPEC.md §7) by the one error renderer.
  */
+import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { context, propagation } from '@opentelemetry/api';
 import {
   errors,
@@ -178,9 +180,14 @@ export class EndpointPipeline {
     } finally {
       reply.raw.off('close', onClose);
     }
-    // Serialized before the clock stops, so the overhead includes rendering.
-    const payload =
-      answer instanceof JsonText
+    // An answer too large to print in one go goes in pieces, with other requests' work between them
+    // (a socket that takes each piece at once would otherwise have them all printed in one turn).
+    // Its printing is then after the overhead header has gone; it is only for answers of megabytes.
+    const pieces = answer instanceof JsonText || !spec.inPieces?.when(call.body) ? undefined : spec.inPieces.render(answer, call.body);
+    // Otherwise serialized before the clock stops, so the overhead includes rendering.
+    const payload = pieces
+      ? Readable.from(turnByTurn(pieces), { objectMode: false, highWaterMark: 1 })
+      : answer instanceof JsonText
         ? answer.text
         : JSON.stringify(spec.localize ? spec.localize(answer, `${request.protocol}://${request.host}`) : answer);
     clock.stamp();
@@ -293,4 +300,12 @@ function traceparent(): string | undefined {
   const carrier: Record<string, string> = {};
   propagation.inject(context.active(), carrier);
   return carrier.traceparent;
+}
+
+/** `pieces`, one per turn of the event loop. */
+async function* turnByTurn(pieces: Iterable<string>): AsyncGenerator<string> {
+  for (const piece of pieces) {
+    yield piece;
+    await nextTurn();
+  }
 }

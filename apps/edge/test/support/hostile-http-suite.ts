@@ -129,6 +129,24 @@ export function hostileHttpSuite(start: () => Promise<Stack>) {
       }
     });
 
+    // The same as floats (curl's default) are 41 MB of numbers: printed in pieces of ~256 KiB with other
+    // requests between them (chunked), not in one go (docs/embeddings.md: 1.0-1.7 s of loop before,
+    // 0.1-0.2 s after).
+    it('1,000 embeddings of 2,048 dimensions asked for as floats: printed in pieces, every vector whole', async () => {
+      const input = Array.from({ length: 1_000 }, (_, i) => `text ${i}`);
+      const res = await post('/v1/embeddings', { model: 'zeta-4-large', input, dimensions: 2048 });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('transfer-encoding')).toBe('chunked');
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      const { object, model, data, usage } = await json(res);
+      expect([object, model, usage.prompt_tokens > 0]).toEqual(['list', 'zeta-4-large', true]);
+      expect(data.map((d: { index: number }) => d.index)).toEqual(input.map((_, i) => i));
+      for (const { embedding } of [data[0], data[500], data[999]]) {
+        expect(embedding).toHaveLength(2048);
+        expect(Math.hypot(...embedding)).toBeCloseTo(1, 5);
+      }
+    });
+
     it('JSON nested 5,000 deep in a passed-through field: 400 invalid_json, not a stack overflow', async () => {
       const deep = '['.repeat(5_000) + ']'.repeat(5_000);
       const body = `{"model":"sigma-sonnet-4-6","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"x":${deep}}}}]}`;

@@ -116,6 +116,12 @@ export interface EndpointSpec<Req = unknown, Res = unknown, Ev = unknown> {
    * made relative to the gateway (`/v1/files/…`) become absolute here.
    */
   localize?(answer: Res, origin: string): Res;
+  /**
+   * Answers the edge prints in pieces, when printing one in one go could hold the event loop too long
+   * (a thousand float vectors are 41 MB of numbers): it writes each piece as it comes and lets other
+   * requests run between them. Such an answer crosses the internal wire to be read, not as text.
+   */
+  readonly inPieces?: PiecewiseAnswer<Req, Res>;
   /** Options read from the request (its headers, the origin it called) and carried to the service. */
   options?(headers: RequestHeaders, origin: string): Record<string, string>;
   /** Headers every answer of this endpoint carries. */
@@ -125,6 +131,13 @@ export interface EndpointSpec<Req = unknown, Res = unknown, Ev = unknown> {
    * same schema, until it is done. The reference and the MCP tools describe that route from this.
    */
   readonly lookup?: TaskLookup;
+}
+
+export interface PiecewiseAnswer<Req, Res> {
+  /** Whether the answer to `req` is printed in pieces (otherwise whole, as any answer). */
+  when(req: Req): boolean;
+  /** The answer's JSON, in pieces that join into it. */
+  render(answer: Res, req: Req): Iterable<string>;
 }
 
 export interface TaskLookup {

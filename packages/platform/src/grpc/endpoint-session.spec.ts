@@ -64,7 +64,8 @@ const embed = (input: string | number): EndpointCall => ({
   key_id: 'key_1',
   hold_id: null,
   route: route('embedding'),
-  body: { model: 'm', input: String(input) },
+  // Asked for as base64: the answer reaches the edge as the service's JSON text (floats would be read).
+  body: { model: 'm', input: String(input), encoding_format: 'base64' },
   options: {},
 });
 const speak = (input: string | number): EndpointCall => ({ ...embed(input), endpoint: 'audio.speech', route: route('speech') });
@@ -597,7 +598,7 @@ test("a call's body counts against the service's body budget until the call ends
   const large = (first: string, mib: number, key: string): EndpointCall => ({
     ...embed(first),
     key_id: key,
-    body: { model: 'm', input: [first, ...Array<string>((mib * MiB) / 131_072).fill('x'.repeat(131_072))] },
+    body: { model: 'm', input: [first, ...Array<string>((mib * MiB) / 131_072).fill('x'.repeat(131_072))], encoding_format: 'base64' },
   });
   const first = client.call(large('wait', 3, 'k1'));
   await waitFor('the first body counted', () => budget.heldBytes() >= 3 * MiB, 5_000, 5);

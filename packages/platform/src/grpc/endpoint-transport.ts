@@ -273,7 +273,7 @@ export class GrpcEndpointClient implements EndpointPort {
       decodeCost(reply.cost, meter);
     }
     if (meter) meter.upstream_ms += reply.upstream_ms;
-    if (!spec.localize && reply.blobs.length === 0) return new JsonText(jsonText(reply.body));
+    if (!spec.localize && !spec.inPieces?.when(call.body) && reply.blobs.length === 0) return new JsonText(jsonText(reply.body));
     return decodeJson(spec.response, reply.body, `${call.endpoint} answer`, 'peer', reply.blobs);
   }
 

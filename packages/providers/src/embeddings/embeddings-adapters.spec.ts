@@ -3,7 +3,7 @@
  * back in input order, base64 encoded by the gateway (or passed on from Voyage's), usage as reported, and upstream failures
  * mapped by the shared policy. Fixtures follow reference/openai.md, voyage.md and dashscope.md.
  */
-import { GatewayError, type Channel, type EmbeddingRequest, type ModelInfo } from '@unigate/contracts';
+import { embeddingsSpec, GatewayError, type Channel, type EmbeddingRequest, type ModelInfo } from '@unigate/contracts';
 import { fixtureJson, useReplayServer } from '../__test-support__/replay-server';
 import { embeddingsEndpoint } from '../endpoints/embeddings.endpoint';
 
@@ -56,11 +56,14 @@ test('voyage: output_dimension and base64 asked upstream, vectors by index, its 
   expect(r.usage).toEqual({ input_tokens: 7 });
 });
 
-test('voyage: a client asking for floats gets the base64 vectors decoded', async () => {
+test('voyage: for a client asking for floats the base64 vectors stay base64 (the edge prints them as floats, in pieces)', async () => {
   replay.server.reply({ json: fixtureJson(DIR, 'voyage') });
-  const r = await call('voyage', `${replay.server.url}/v1`, { model: 'public-model', input: ['a', 'b'] });
+  const req: EmbeddingRequest = { model: 'public-model', input: ['a', 'b'] };
+  const r = await call('voyage', `${replay.server.url}/v1`, req);
   expect(replay.server.requests[0].body).toMatchObject({ encoding_format: 'base64' });
-  expect(r.value.data.map((d) => d.embedding)).toEqual([
+  expect(r.value.data.map((d) => d.embedding)).toEqual(['AACAPwAAAAA=', 'mpkZP83MTD8=']);
+  const printed = JSON.parse([...embeddingsSpec.inPieces!.render(r.value, req)].join(''));
+  expect(printed.data.map((d: { embedding: number[] }) => d.embedding)).toEqual([
     [1, 0],
     [Math.fround(0.6), Math.fround(0.8)],
   ]);

@@ -1,7 +1,9 @@
 /**
- * embeddings on the service side: the channel protocol's client embeds the texts as floats; the
- * answer is built here once — vectors in input order, encoded as the client asked, the model's
- * public id, usage as the upstream counted it (estimated when it did not say).
+ * embeddings on the service side: the channel protocol's client embeds the texts (floats, or base64 as
+ * the upstream sent them); the answer is built here once — vectors in input order (floats encoded when
+ * the client asked for base64; base64 left for the edge to print as floats, contracts'
+ * `embeddingsInPieces`), the model's public id, usage as the upstream counted it (estimated when it did
+ * not say).
  */
 import {
   embeddingDimensions,

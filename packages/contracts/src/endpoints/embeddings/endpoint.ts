@@ -9,7 +9,7 @@ import { GatewayError } from '../../errors';
 import type { Usage } from '../../pricing';
 import { countTextTokens } from '../../tokens';
 import { worstCaseUsage } from '../chat-completions/chat-plan';
-import { fixedShape, type EndpointSpec } from '../endpoint-spec';
+import { fixedShape, type EndpointSpec, type PiecewiseAnswer } from '../endpoint-spec';
 
 /** Inputs per request whatever the model says (the catalogue's `max_batch` may be lower). */
 export const MAX_EMBEDDING_BATCH = 2048;
@@ -85,12 +85,12 @@ export function planEmbedding(model: ModelInfo, req: EmbeddingRequest): Usage {
 }
 
 /**
- * A vector (floats, or base64 of little-endian float32 as an upstream sent it) → what the client asked
- * for: floats, or that base64 (passed on as it came).
+ * A vector as the service answers it: base64 of little-endian float32 stays base64 whatever the client
+ * asked (compact on the internal wire; the edge prints floats from it, `embeddingsInPieces`), floats
+ * become base64 when the client asked for that.
  */
 export function encodeEmbedding(vector: readonly number[] | string, format: EmbeddingRequest['encoding_format']): number[] | string {
-  if (typeof vector === 'string') return format === 'base64' ? vector : decodeFloat32Base64(vector);
-  if (format !== 'base64') return [...vector];
+  if (typeof vector === 'string' || format !== 'base64') return vector as number[] | string;
   const bytes = Buffer.alloc(vector.length * 4);
   vector.forEach((v, i) => bytes.writeFloatLE(v, i * 4));
   return bytes.toString('base64');
@@ -102,6 +102,35 @@ function decodeFloat32Base64(base64: string): number[] {
   const out = new Array<number>(bytes.length >> 2);
   for (let i = 0; i < out.length; i++) out[i] = bytes.readFloatLE(i * 4);
   return out;
+}
+
+/** About this many characters of JSON per piece of an answer printed in pieces. */
+const PIECE_CHARS = 256 * 1024;
+
+/**
+ * A client asking for floats gets the answer printed in pieces of about PIECE_CHARS: a thousand
+ * vectors of 2,048 floats are 41 MB of numbers, over a second of one event loop printed in one go.
+ * Base64 vectors are decoded here, one at a time. A client asking for base64 gets the answer as the
+ * service wrote it (strings print fast).
+ */
+export const embeddingsInPieces: PiecewiseAnswer<EmbeddingRequest, EmbeddingResponse> = {
+  when: (req) => req.encoding_format !== 'base64',
+  render: (answer) => floatPieces(answer),
+};
+
+function* floatPieces({ data, ...rest }: EmbeddingResponse): Generator<string> {
+  const head = JSON.stringify(rest);
+  let piece = `${head === '{}' ? '{' : `${head.slice(0, -1)},`}"data":[`;
+  for (let i = 0; i < data.length; i++) {
+    const item = data[i];
+    const vector = typeof item.embedding === 'string' ? decodeFloat32Base64(item.embedding) : item.embedding;
+    piece += `${i > 0 ? ',' : ''}${JSON.stringify({ ...item, embedding: vector })}`;
+    if (piece.length >= PIECE_CHARS) {
+      yield piece;
+      piece = '';
+    }
+  }
+  yield `${piece}]}`;
 }
 
 export const embeddingsSpec: EndpointSpec<EmbeddingRequest, EmbeddingResponse> = {
@@ -117,4 +146,5 @@ export const embeddingsSpec: EndpointSpec<EmbeddingRequest, EmbeddingResponse> =
   modelOf: (req) => req.model,
   isStream: () => false,
   plan: (model, req) => ({ worstCase: planEmbedding(model, req) }),
+  inPieces: embeddingsInPieces,
 };
