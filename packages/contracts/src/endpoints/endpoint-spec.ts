@@ -133,6 +133,13 @@ export interface EndpointSpec<Req = unknown, Res = unknown, Ev = unknown> {
   readonly lookup?: TaskLookup;
 }
 
+/**
+ * About the most of an answer's JSON written in one go (characters): a longer one goes out in pieces
+ * of this size, with other requests' work between them. One write of 11 MB of text held the event
+ * loop ~100 ms (the socket write alone), its pieces ~2.5 ms each.
+ */
+export const ANSWER_PIECE_CHARS = 256 * 1024;
+
 export interface PiecewiseAnswer<Req, Res> {
   /** Whether the answer to `req` is printed in pieces (otherwise whole, as any answer). */
   when(req: Req): boolean;

@@ -9,7 +9,7 @@ import { GatewayError } from '../../errors';
 import type { Usage } from '../../pricing';
 import { countTextTokens } from '../../tokens';
 import { worstCaseUsage } from '../chat-completions/chat-plan';
-import { fixedShape, type EndpointSpec, type PiecewiseAnswer } from '../endpoint-spec';
+import { ANSWER_PIECE_CHARS, fixedShape, type EndpointSpec, type PiecewiseAnswer } from '../endpoint-spec';
 
 /** Inputs per request whatever the model says (the catalogue's `max_batch` may be lower). */
 export const MAX_EMBEDDING_BATCH = 2048;
@@ -104,11 +104,8 @@ function decodeFloat32Base64(base64: string): number[] {
   return out;
 }
 
-/** About this many characters of JSON per piece of an answer printed in pieces. */
-const PIECE_CHARS = 256 * 1024;
-
 /**
- * A client asking for floats gets the answer printed in pieces of about PIECE_CHARS: a thousand
+ * A client asking for floats gets the answer printed in pieces of about ANSWER_PIECE_CHARS: a thousand
  * vectors of 2,048 floats are 41 MB of numbers, over a second of one event loop printed in one go.
  * Base64 vectors are decoded here, one at a time. A client asking for base64 gets the answer as the
  * service wrote it (strings print fast).
@@ -125,7 +122,7 @@ function* floatPieces({ data, ...rest }: EmbeddingResponse): Generator<string> {
     const item = data[i];
     const vector = typeof item.embedding === 'string' ? decodeFloat32Base64(item.embedding) : item.embedding;
     piece += `${i > 0 ? ',' : ''}${JSON.stringify({ ...item, embedding: vector })}`;
-    if (piece.length >= PIECE_CHARS) {
+    if (piece.length >= ANSWER_PIECE_CHARS) {
       yield piece;
       piece = '';
     }
