@@ -303,11 +303,10 @@ function traceparent(): string | undefined {
  * go in pieces: a socket that takes each at once would otherwise have them all written in one turn.
  */
 function answerPayload(spec: AnyEndpointSpec, answer: unknown, body: unknown, request: FastifyRequest): string | Readable {
-  if (!(answer instanceof JsonText) && spec.inPieces?.when(body)) return piecewise(spec.inPieces.render(answer, body));
-  const text =
-    answer instanceof JsonText
-      ? answer.text
-      : JSON.stringify(spec.localize ? spec.localize(answer, `${request.protocol}://${request.host}`) : answer);
+  let text: string;
+  if (answer instanceof JsonText) text = answer.text;
+  else if (spec.inPieces?.when(body)) return piecewise(spec.inPieces.render(answer, body));
+  else text = JSON.stringify(spec.localize ? spec.localize(answer, `${request.protocol}://${request.host}`) : answer);
   return text.length > ANSWER_PIECE_CHARS ? piecewise(slices(text, ANSWER_PIECE_CHARS)) : text;
 }
 

@@ -21,6 +21,29 @@ export function answerTooLarge(limit: number, what = 'answer'): GatewayError {
   return errors.upstream(502, `the upstream's ${what} is larger than ${mebibytes(limit)}, more than the gateway reads`, false);
 }
 
+/** An answer's bytes, collected up to `limit`. */
+export class AnswerBytes {
+  private readonly chunks: Buffer[] = [];
+  private received = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** Keeps `chunk`; past the limit drops all it kept and answers the error to fail with. */
+  add(chunk: Buffer): GatewayError | undefined {
+    this.received += chunk.length;
+    if (this.received <= this.limit) {
+      this.chunks.push(chunk);
+      return undefined;
+    }
+    this.chunks.length = 0;
+    return answerTooLarge(this.limit);
+  }
+
+  whole(): Buffer {
+    return this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+  }
+}
+
 function mebibytes(bytes: number): string {
   const mib = bytes / (1024 * 1024);
   return mib >= 1 ? `${Math.round(mib)} MiB` : `${bytes} bytes`;

@@ -8,7 +8,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { answerTooLarge, defaultAnswerLimitBytes } from './answer-limit';
+import { AnswerBytes, defaultAnswerLimitBytes } from './answer-limit';
 import { Pool } from './undici-core';
 import { upstreamGate } from './upstream-gate';
 import { startUpstreamWait, type UpstreamWait } from './upstream-wait';
@@ -128,17 +128,15 @@ async function endingOnFailure<T>(sent: Promise<T>, wait: UpstreamWait): Promise
 function cappedText(body: Readable & AsyncIterable<Uint8Array>, maxBytes: number): UpstreamBody {
   return {
     async text() {
-      const chunks: Buffer[] = [];
-      let received = 0;
+      const collected = new AnswerBytes(maxBytes);
       for await (const chunk of body) {
-        received += chunk.length;
-        if (received > maxBytes) {
+        const tooLarge = collected.add(chunk as Buffer);
+        if (tooLarge) {
           body.destroy();
-          throw answerTooLarge(maxBytes);
+          throw tooLarge;
         }
-        chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
       }
-      return Buffer.concat(chunks).toString('utf8');
+      return collected.whole().toString('utf8');
     },
     [Symbol.asyncIterator]: () => body[Symbol.asyncIterator](),
   };

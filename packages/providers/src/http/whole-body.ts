@@ -11,7 +11,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { answerTooLarge } from './answer-limit';
+import { AnswerBytes } from './answer-limit';
 
 /** What callers read of an upstream body: all of it as text, or its bytes as they come. */
 export interface UpstreamBody extends AsyncIterable<Uint8Array> {
@@ -53,8 +53,7 @@ export function dispatchWhole(
     });
     // Failing before the headers rejects both; only the head's rejection has a reader then.
     bytes.catch(() => undefined);
-    const chunks: Buffer[] = [];
-    let received = 0;
+    const collected = new AnswerBytes(maxBytes);
     let onAbort: (() => void) | undefined;
     const settle = () => {
       if (onAbort) signal?.removeEventListener('abort', onAbort);
@@ -73,16 +72,12 @@ export function dispatchWhole(
         resolveHead({ status, headers: headers as IncomingHttpHeaders, body: new WholeBody(bytes) });
       },
       onResponseData(controller, chunk) {
-        received += chunk.length;
-        if (received > maxBytes) {
-          chunks.length = 0;
-          return controller.abort(answerTooLarge(maxBytes));
-        }
-        chunks.push(chunk);
+        const tooLarge = collected.add(chunk);
+        if (tooLarge) controller.abort(tooLarge);
       },
       onResponseEnd() {
         settle();
-        resolveBody(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+        resolveBody(collected.whole());
       },
       onResponseError(_controller, err) {
         settle();
