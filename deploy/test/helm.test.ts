@@ -209,6 +209,12 @@ describe('helm template with default values', () => {
     expect(objects.filter((o) => o.kind === 'HorizontalPodAutoscaler')).toEqual([]);
     expect(get(objects, 'Deployment', name('edge')).spec.replicas).toBe(2);
   });
+
+  it('sets no HOST, so every process listens on every address (an IPv6-only pod too), unless listenAddress names one', async () => {
+    for (const workload of WORKLOADS) expect(envVar(get(objects, 'Deployment', name(workload)), 'HOST')).toBeUndefined();
+    const custom = await render('--set-string', 'listenAddress=0.0.0.0');
+    for (const workload of WORKLOADS) expect(envVar(get(custom, 'Deployment', name(workload)), 'HOST')?.value).toBe('0.0.0.0');
+  });
 });
 
 describe('helm template with external-infra values', () => {

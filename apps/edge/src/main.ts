@@ -5,6 +5,7 @@ import {
   brokersList,
   createLogger,
   KafkaEventBus,
+  listenHost,
   onShutdownSignal,
   port,
   Readiness,
@@ -22,7 +23,7 @@ import { RedisWebStore } from './web/web-store';
 
 const env = z.object({
   PORT: port(8080),
-  HOST: z.string().default('0.0.0.0'),
+  HOST: listenHost(),
   CHAT_GRPC_URL: z.string().min(1),
   MEDIA_GRPC_URL: z.string().min(1),
   /** The video service; unset: video endpoints are not served by this edge. */

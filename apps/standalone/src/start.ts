@@ -6,7 +6,15 @@
  * already runs elsewhere (the benchmark's own process), which every model then uses instead.
  */
 import { bootstrapCreditUsdEnv } from '@unigate/contracts';
-import { applyHeapGrowth, createLogger, onShutdownSignal, port, readEnv, STANDALONE_HEAP_GROWING_PERCENT } from '@unigate/platform';
+import {
+  applyHeapGrowth,
+  createLogger,
+  listenHost,
+  onShutdownSignal,
+  port,
+  readEnv,
+  STANDALONE_HEAP_GROWING_PERCENT,
+} from '@unigate/platform';
 import { drainEdgeApp } from '@unigate/edge';
 import { createSimulator } from '@unigate/upstream-sim';
 import { z } from 'zod';
@@ -18,7 +26,7 @@ import type { EmbeddedPostgres } from '@unigate/platform/embedded-postgres';
 
 const env = z.object({
   PORT: port(8080),
-  HOST: z.string().default('127.0.0.1'),
+  HOST: listenHost('127.0.0.1'),
   UNIGATE_SIM_PORT: port(8090),
   UNIGATE_SIM_URL: z.string().trim().optional(),
   UNIGATE_ADMIN_TOKEN: z.string().min(16, 'UNIGATE_ADMIN_TOKEN must be at least 16 characters').optional(),

@@ -1,5 +1,6 @@
 export * from './logger';
 export * from './env';
+export * from './listen-address';
 export * from './nest-logger';
 export * from './events/event-bus';
 export * from './grpc/wire-json';

@@ -9,6 +9,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { z } from 'zod';
 import { port, readEnv } from './env';
+import { hostPort, listenHost } from './listen-address';
 import { startGrpcServer, type GrpcHandlers, type GrpcServer } from './grpc/grpc-server';
 import { createLogger } from './logger';
 import { PinoNestLogger } from './nest-logger';
@@ -30,7 +31,7 @@ export interface ServiceOptions {
   defaultGrpcPort?: number;
 }
 
-const serviceEnv = z.object({ PORT: port(0), GRPC_PORT: port(0), HOST: z.string().default('0.0.0.0') });
+const serviceEnv = z.object({ PORT: port(0), GRPC_PORT: port(0), HOST: listenHost() });
 
 /**
  * Owns the process's gRPC server. On shutdown (Nest's SIGTERM hook) the process stops being ready
@@ -76,7 +77,7 @@ async function startService(opts: ServiceOptions): Promise<INestApplication> {
   app.enableShutdownHooks([...SHUTDOWN_SIGNALS]);
   if (opts.grpc) {
     const handlers = app.get<GrpcHandlers>(GRPC_HANDLERS, { strict: false });
-    app.get(GrpcHost).server = await startGrpcServer(`${env.HOST}:${env.GRPC_PORT}`, handlers);
+    app.get(GrpcHost).server = await startGrpcServer(hostPort(env.HOST, env.GRPC_PORT), handlers);
   }
   await app.listen(env.PORT, env.HOST);
   logger.info({ http: await app.getUrl(), grpc: opts.grpc ? env.GRPC_PORT : undefined }, `${opts.name} started`);
