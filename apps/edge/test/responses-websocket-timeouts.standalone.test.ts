@@ -9,7 +9,8 @@
  * - the request timeout (UNIGATE_REQUEST_TIMEOUT_MS; 2 s): a message trickled under the idle timeout
  *   closes the connection once it has taken longer than that;
  * - the request bodies held at once (UNIGATE_BODY_MEMORY_MB; 4 MiB): a message counts from its first
- *   bytes, and one that would pass the limit closes its connection with 1013 (try again later).
+ *   bytes, and one that would pass the limit closes its connection with 1013 (try again later);
+ *   the real Codex reconnects and sends it again.
  * Standalone only: the edge serves the socket alike in both deployments.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -236,4 +237,55 @@ it('counts a message from its first bytes against the request bodies held at onc
   expect(await answerEnding<Loose>(after.ws, large, ANSWER_MS)).toMatchObject({ type: 'response.completed' });
   after.ws.close();
   await eventually(bodyBytes, (bytes) => bytes === 0, 5_000);
+});
+
+it('lets the real Codex 0.169.0 reconnect after a 1013 refusal and finish its turn once the bodies held are free', async () => {
+  const MiB = 1024 * 1024;
+  const holder = await admin.fundedKey(100);
+  const { accountId, key } = await admin.fundedKey(100);
+  const metrics = async () => scrapeMetrics(stack.origin, stack.adminToken);
+  const sockets = async () => metricSum(await metrics(), 'unigate_websocket_connections_total');
+  const socketsBefore = await sockets();
+  await fetch(`${stack.simUrl}/_sim/requests`, { method: 'DELETE' });
+  // 3.9 of the 4 MiB held over HTTP until this test lets go of it (its upstream would take 60 s).
+  await new SimControl(stack).fault({ match: { model: 'omega-k3' }, latency_ms: 60_000, count: 1 });
+  const letGo = new AbortController();
+  const held = fetch(`${stack.baseURL}/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${holder.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'omega-k3', max_tokens: 1, messages: [{ role: 'user', content: 'word '.repeat((3.9 * MiB) / 5) }] }),
+    signal: letGo.signal,
+  }).catch((err: Error) => err.name);
+  await eventually(
+    async () => metricSum(await metrics(), 'unigate_request_body_bytes'),
+    (bytes) => bytes >= 3.8 * MiB,
+    5_000,
+  );
+
+  // Its first message (instructions and a 100 KB prompt) cannot be held beside them: closed 1013.
+  const work = mkdtempSync(join(tmpdir(), 'unigate-agent-work-'));
+  const running = runCodex(stack.baseURL, key, `Reply with one word. ${'word '.repeat(20_000)}`, {
+    cwd: work,
+    model: 'gamma-2.5-flash',
+    provider: 'openai',
+  });
+  // A second connection: it was refused once and came back. Now the memory is free.
+  await eventually(sockets, (n) => n - socketsBefore >= 2, 30_000);
+  letGo.abort();
+  const run = await running;
+
+  expect(run.code).toBe(0);
+  expect(run.events.filter((e) => e.type === 'turn.failed')).toEqual([]);
+  expect(run.events.some((e) => e.type === 'error' && /^Reconnecting/.test(e.message ?? ''))).toBe(true);
+  expect(agentText(run.events)).not.toBe('');
+  expect(await held).toBe('AbortError');
+  // Only the answered message reached the upstream, and only it is charged.
+  const upstream = ((await (await fetch(`${stack.simUrl}/_sim/requests`)).json()) as { data: Array<{ path: string }> }).data;
+  expect(upstream.filter((r) => r.path.includes('gamma-2.5-flash'))).toHaveLength(1);
+  expect(
+    await eventually(
+      () => admin.usage(accountId),
+      (u) => u.length >= 1,
+    ),
+  ).toHaveLength(1);
 });

@@ -128,6 +128,8 @@ export type CodexEvent = {
   type: string;
   item?: { type: string; text?: string; aggregated_output?: string; exit_code?: number | null };
   error?: { message: string };
+  /** An `error` line's text (a reconnection, say). */
+  message?: string;
   usage?: unknown;
 };
 
