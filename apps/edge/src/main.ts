@@ -5,7 +5,6 @@ import {
   brokersList,
   createLogger,
   KafkaEventBus,
-  listenHost,
   onShutdownSignal,
   port,
   Readiness,
@@ -13,7 +12,7 @@ import {
   resultStorageFromEnv,
 } from '@unigate/platform';
 import { GrpcCatalogClient, GrpcEndpointClient, GrpcStoredResponseClient, GrpcVideoTaskClient } from '@unigate/platform/distributed';
-import { TOPICS } from '@unigate/contracts';
+import { listenHost, TOPICS } from '@unigate/contracts';
 import { z } from 'zod';
 import { GrpcBillingClient } from './clients/grpc-billing.client';
 import { CatalogReplica } from './catalog/catalog-replica';

@@ -5,16 +5,8 @@
  * simulator, which is the default upstream of every model — unless UNIGATE_SIM_URL names one that
  * already runs elsewhere (the benchmark's own process), which every model then uses instead.
  */
-import { bootstrapCreditUsdEnv } from '@unigate/contracts';
-import {
-  applyHeapGrowth,
-  createLogger,
-  listenHost,
-  onShutdownSignal,
-  port,
-  readEnv,
-  STANDALONE_HEAP_GROWING_PERCENT,
-} from '@unigate/platform';
+import { bootstrapCreditUsdEnv, listenHost } from '@unigate/contracts';
+import { applyHeapGrowth, createLogger, onShutdownSignal, port, readEnv, STANDALONE_HEAP_GROWING_PERCENT } from '@unigate/platform';
 import { drainEdgeApp } from '@unigate/edge';
 import { createSimulator } from '@unigate/upstream-sim';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /** Runs the simulator on its own: UNIGATE_SIM_PORT (or PORT, default 8090) on HOST (default every address). */
-import { everyAddress } from '@unigate/platform';
+import { everyAddress } from '@unigate/contracts';
 import { createSimulator } from './index';
 
 async function main(): Promise<void> {

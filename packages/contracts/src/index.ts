@@ -19,3 +19,4 @@ export * from './endpoints';
 export * from './limits';
 export * from './api-keys';
 export * from './collections';
+export * from './listen-address';

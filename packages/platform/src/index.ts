@@ -1,6 +1,5 @@
 export * from './logger';
 export * from './env';
-export * from './listen-address';
 export * from './nest-logger';
 export * from './events/event-bus';
 export * from './grpc/wire-json';

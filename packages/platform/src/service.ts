@@ -6,10 +6,10 @@
 import 'reflect-metadata';
 import { Injectable, Module, type BeforeApplicationShutdown, type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { hostPort, listenHost } from '@unigate/contracts';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { z } from 'zod';
 import { port, readEnv } from './env';
-import { hostPort, listenHost } from './listen-address';
 import { startGrpcServer, type GrpcHandlers, type GrpcServer } from './grpc/grpc-server';
 import { createLogger } from './logger';
 import { PinoNestLogger } from './nest-logger';

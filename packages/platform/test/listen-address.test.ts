@@ -1,12 +1,12 @@
 /**
- * Where a service listens (src/listen-address.ts), on a real service host (runService): with HOST
+ * Where a service listens (contracts' listen-address.ts), on a real service host (runService): with HOST
  * unset, its HTTP and gRPC servers answer on every address, IPv6's and IPv4's loopback alike where the
  * machine has IPv6; with HOST=:: (an IPv6 address) the gRPC server still binds.
  */
 import { connect } from 'node:http2';
 import { Module, type INestApplication } from '@nestjs/common';
 import { freePort } from '@unigate/testing';
-import { everyAddress } from '@unigate/platform';
+import { everyAddress } from '@unigate/contracts';
 import { GRPC_HANDLERS, runService } from '@unigate/platform/distributed';
 
 @Module({ providers: [{ provide: GRPC_HANDLERS, useValue: {} }], exports: [GRPC_HANDLERS] })

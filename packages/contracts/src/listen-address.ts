@@ -5,7 +5,6 @@
  */
 import { networkInterfaces } from 'node:os';
 import { z } from 'zod';
-import { blankAsUnset } from './env';
 
 /** Every address of this host: IPv6's wildcard when any interface has an IPv6 address, else IPv4's. */
 export function everyAddress(interfaces: ReturnType<typeof networkInterfaces> = networkInterfaces()): string {
@@ -15,7 +14,11 @@ export function everyAddress(interfaces: ReturnType<typeof networkInterfaces> = 
 
 /** HOST for a listening process: `fallback` when unset or blank (default: every address). */
 export const listenHost = (fallback?: string) =>
-  z.preprocess(blankAsUnset, z.string().trim().optional()).transform((host) => host ?? fallback ?? everyAddress());
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((host) => host || fallback || everyAddress());
 
 /** `host:port` as gRPC takes it: an IPv6 address goes in brackets (`[::]:50051`). */
 export function hostPort(host: string, port: number): string {
