@@ -2,6 +2,7 @@
  * Request bodies held at once (UNIGATE_BODY_MEMORY_MB; 4 MiB here, on every process) are bounded on the
  * capability service too: each edge counts only what it holds, so two edges can each admit a large body
  * for the same chat replica, and the service refuses the one that would take it past its own limit.
+ * Only the processes that hold bodies report them (and only edges their WebSocket connections).
  */
 import { metricSum, scrapeMetrics } from '@unigate/testing';
 import { Admin, eventually } from './support/admin';
@@ -56,4 +57,17 @@ it('a body one edge admits is refused 503 by the chat service that already holds
     5_000,
   );
   expect((await chat(second.origin, other.key, words(2))).status).toBe(200);
+});
+
+it('reports the bodies held on the processes that hold them, and WebSocket connections on the edges only', async () => {
+  const scrape = (label: string) => scrapeMetrics(stack.originOf(label), stack.adminToken);
+  const reported = (text: string) => ({
+    bodies: /^unigate_request_body_bytes /m.test(text),
+    sockets: /^unigate_websocket_connections /m.test(text),
+  });
+  for (const label of ['edge', 'edge-2']) expect(reported(await scrape(label))).toEqual({ bodies: true, sockets: true });
+  for (const label of ['chat', 'media', 'video'])
+    expect([label, reported(await scrape(label))]).toEqual([label, { bodies: true, sockets: false }]);
+  for (const label of ['billing', 'catalog'])
+    expect([label, reported(await scrape(label))]).toEqual([label, { bodies: false, sockets: false }]);
 });

@@ -35,7 +35,7 @@ import {
   type ResponsesRequest,
   type ResponsesResponse,
 } from '@unigate/contracts';
-import { websocketConnections, websocketConnectionsTotal, type BodyBudget, type BodyTicket, type Logger } from '@unigate/platform';
+import type { BodyBudget, BodyTicket, Logger } from '@unigate/platform';
 import { createParser } from 'eventsource-parser';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Authenticator } from '../auth/authenticator';
@@ -43,6 +43,7 @@ import { shouldRetry, toGatewayError } from '../http/error-renderer';
 import { parseJsonText } from '../http/json-body';
 import type { LocalCalls, LocalStreamingAnswer, LocalStreamingHttp } from '../http/local-calls';
 import { newRequestId } from '../http/request-id';
+import { websocketConnections, websocketConnectionsTotal } from './websocket-metrics';
 import { routeFor } from '../pipeline/model-route';
 
 /** Requests a connection may have waiting behind the one running; more is a client not waiting for answers. */

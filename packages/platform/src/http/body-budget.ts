@@ -39,10 +39,12 @@ export function bodyMemoryBytesFromEnv(env: NodeJS.ProcessEnv = process.env): nu
   return mb === undefined ? defaultBodyMemoryBytes() : mb * 1024 * 1024;
 }
 
+/** Registered by the first budget: processes that hold no bodies (billing, catalog) do not report a constant 0. */
+const HELD_GAUGE = 'unigate_request_body_bytes';
 const heldGauge = new Gauge({
-  name: 'unigate_request_body_bytes',
+  name: HELD_GAUGE,
   help: 'Bytes of request bodies this process holds now: from their first byte until their answer ends',
-  registers: [metricsRegistry],
+  registers: [],
 });
 
 /** One request's share of the budget. */
@@ -67,7 +69,9 @@ export class BodyBudget {
   constructor(
     readonly limitBytes: number,
     private readonly onRefused: (scope: BodyRefusal, ticket: BodyTicket) => void = () => undefined,
-  ) {}
+  ) {
+    if (!metricsRegistry.getSingleMetric(HELD_GAUGE)) metricsRegistry.registerMetric(heldGauge);
+  }
 
   /** Bytes held now, by every request, and by `key`'s. */
   heldBytes(key?: string): number {

@@ -104,19 +104,6 @@ export const rejections = new Counter({
   registers: [metricsRegistry],
 });
 
-/** Connections of the Responses API's WebSocket mode: open now, and accepted since the start. */
-export const websocketConnections = new Gauge({
-  name: 'unigate_websocket_connections',
-  help: 'Responses API WebSocket connections open on this edge',
-  registers: [metricsRegistry],
-});
-
-export const websocketConnectionsTotal = new Counter({
-  name: 'unigate_websocket_connections_total',
-  help: 'Responses API WebSocket connections accepted by this edge',
-  registers: [metricsRegistry],
-});
-
 /**
  * Events of a partition that a consumer group has yet to handle in this process, as of its last
  * handled fetch (a lingering subscription's also as of its last hand-over): the partition's end then,
