@@ -80,6 +80,11 @@ export interface EdgeAppOptions extends EdgeOptions {
   bus?: EventBus;
   /** More topics this instance's consumer handles beside the key-stale one (one group member for all). */
   events?: Record<string, EventHandler>;
+  /**
+   * Runs whenever that consumer starts a membership of its group: it starts at the topics' end, so
+   * what `events` keep fresh must be refreshed (the key-stale topic's cache is rechecked here).
+   */
+  eventsMissed?: () => void;
   instanceId: string;
   /** Per-key limits and holds in one step; the caller owns it (and closes it after the app). */
   reservations: Reservations;
@@ -198,10 +203,23 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
   app.useGlobalFilters(new GatewayExceptionFilter(logger));
 
   if (opts.bus) {
-    await opts.bus.subscribeAll(`edge-${opts.instanceId}`, {
-      ...opts.events,
-      [TOPICS.keyStale]: async (payload) => auth.stale(keyStaleSchema.parse(payload).key_hash),
-    });
+    // A group of this instance alone: every edge hears every event, and a gone instance leaves no
+    // committed offsets on the brokers (each restart of each replica would add a group showing lag).
+    await opts.bus.subscribeAll(
+      `edge-${opts.instanceId}`,
+      {
+        ...opts.events,
+        [TOPICS.keyStale]: async (payload) => auth.stale(keyStaleSchema.parse(payload).key_hash),
+      },
+      {
+        ownGroup: {
+          onJoin: () => {
+            auth.recheckAll();
+            opts.eventsMissed?.();
+          },
+        },
+      },
+    );
   }
   app.get(Readiness).add('edge', async () => undefined);
   app.get(Readiness).add('limits', () => opts.reservations.checkReady());

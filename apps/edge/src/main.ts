@@ -80,6 +80,7 @@ async function main() {
     bus,
     // Beside the key-stale topic (key.revoked), in the same group member: a second consumer would double the connections and fetches.
     events: { [TOPICS.catalogUpdated]: () => catalog.refresh() },
+    eventsMissed: () => void catalog.refresh(),
     instanceId,
     reservations,
     // Alpha image results, read from the bucket the media service writes (UNIGATE_S3_*, UNIGATE_LINK_SECRET).

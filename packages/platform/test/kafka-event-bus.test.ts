@@ -4,7 +4,7 @@
  */
 import { createServer, type AddressInfo } from 'node:net';
 import { kafkaBrokers, uniqueName, waitFor } from '@unigate/testing';
-import { Kafka } from 'kafkajs';
+import { Kafka, logLevel } from 'kafkajs';
 import { createLogger, KafkaEventBus, type EventMeta } from '@unigate/platform';
 
 const logger = createLogger('kafka-event-bus-test', 'silent');
@@ -279,4 +279,40 @@ test('lingering: a message on an idle bus goes at once; those that follow wait f
   });
   await waitFor('all three messages', () => read.length >= 3);
   expect(read).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+}, 60_000);
+
+test('an own group commits nothing, starts each membership at the end and says when it has, and still hears what comes after', async () => {
+  const prefix = uniqueName('kbus');
+  const committed = async (bus: KafkaEventBus) => {
+    const admin = new Kafka({ clientId: 'own-group-admin', brokers: kafkaBrokers(), logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    try {
+      const [offsets] = await admin.fetchOffsets({ groupId: bus.name('edge-1'), topics: [bus.name('stale')] });
+      return offsets.partitions.filter((p) => Number(p.offset) >= 0);
+    } finally {
+      await admin.disconnect();
+    }
+  };
+  const run = async (before: number, after: number) => {
+    const bus = newBus(prefix);
+    const seen: number[] = [];
+    let joins = 0;
+    await bus.publish('stale', 'k', { n: before });
+    await bus.subscribeAll(
+      'edge-1',
+      { stale: async (payload) => void seen.push((payload as { n: number }).n) },
+      { ownGroup: { onJoin: () => void joins++ } },
+    );
+    await waitFor('the membership to start', () => joins === 1);
+    await bus.publish('stale', 'k', { n: after });
+    await waitFor('the event published after it', () => seen.length >= 1);
+    // A clean leave would commit what was handled, were anything committed.
+    await bus.close();
+    return { seen, joins };
+  };
+
+  // Published before the first membership, and between the two: not delivered, and each start told.
+  expect(await run(1, 2)).toEqual({ seen: [2], joins: 1 });
+  expect(await run(3, 4)).toEqual({ seen: [4], joins: 1 });
+  expect(await committed(newBus(prefix))).toEqual([]);
 }, 60_000);

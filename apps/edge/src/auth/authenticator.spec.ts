@@ -168,6 +168,46 @@ describe('Authenticator', () => {
     calls.shift()!.reject(unavailable());
     await expect(waiting).rejects.toMatchObject({ status: 503 });
   });
+
+  it('after events may have been missed, asks billing again for every key at its next use, as past its TTL', async () => {
+    const { auth, calls, authenticate, learn, at } = setUp();
+    await learn();
+    at(1_000);
+    auth.recheckAll();
+    // Billing's answer is awaited: the key was revoked meanwhile.
+    const revoked = authenticate();
+    await tick();
+    expect(calls).toHaveLength(1);
+    calls.shift()!.resolve(null);
+    await expect(revoked).rejects.toMatchObject({ status: 401 });
+
+    // Learnt again after the recheck, a key is cached as usual; one rechecked while billing is down is still served.
+    at(3_000);
+    await learn();
+    at(4_000);
+    await expect(authenticate()).resolves.toBe(principal);
+    await tick();
+    expect(calls).toHaveLength(0);
+    auth.recheckAll();
+    const kept = authenticate();
+    await tick();
+    calls.shift()!.reject(unavailable());
+    await expect(kept).resolves.toBe(principal);
+  });
+
+  it('does not cache an answer billing gave for a lookup under way when events may have been missed', async () => {
+    const { auth, calls, authenticate } = setUp();
+    const racing = authenticate();
+    await tick();
+    auth.recheckAll();
+    calls.shift()!.resolve(principal);
+    await expect(racing).resolves.toBe(principal);
+    const next = authenticate();
+    await tick();
+    expect(calls).toHaveLength(1);
+    calls.shift()!.resolve(principal);
+    await expect(next).resolves.toBe(principal);
+  });
 });
 
 describe('Authenticator: unknown keys per client address', () => {

@@ -58,6 +58,8 @@ export class Authenticator {
   readonly cache: KeyCache;
   /** Bumped by every key-stale event (a revocation or a change of settings); see lookUp(). */
   private staleEvents = 0;
+  /** Keys cached before this time are asked of billing again at their next use (recheckAll). */
+  private recheckBefore = -Infinity;
   /** Lookups under way, by key hash. */
   private readonly lookups = new Map<string, Promise<KeyPrincipal | null>>();
   /** Set while the last lookup failed: known keys past their TTL are then served without waiting. */
@@ -110,13 +112,23 @@ export class Authenticator {
     this.cache.delete(keyHash);
   }
 
+  /**
+   * Key-stale events may have been missed (this replica's consumer started over, from the topic's
+   * end): every cached key is asked of billing again at its next use, as one past its TTL is (served
+   * meanwhile only while billing cannot answer).
+   */
+  recheckAll(): void {
+    this.staleEvents++;
+    this.recheckBefore = this.now();
+  }
+
   /** What `cached` (the cache's entry for `hash`, read once by the caller) answers, or billing's lookup. */
   private principalOf(hash: string, cached: CachedKey | undefined): KeyPrincipal | null | Promise<KeyPrincipal | null> {
     if (!cached) return this.lookUp(hash);
     const { principal, age } = cached;
     // Unknown keys are cached for a second at most, never past their TTL.
     if (principal === null) return null;
-    if (age < this.cache.ttlMs) {
+    if (age < this.cache.ttlMs && this.now() - age >= this.recheckBefore) {
       if (age >= this.cache.ttlMs / 2) this.lookUpInBackground(hash);
       return principal;
     }

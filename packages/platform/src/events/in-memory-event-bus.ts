@@ -93,6 +93,7 @@ export class InMemoryEventBus implements EventBus {
     }
   }
 
+  /** In process no event is missed between memberships: an own group (SubscribeOptions) is an ordinary one. */
   async subscribeAll(groupId: string, handlers: Record<string, EventHandler>): Promise<void> {
     for (const [topic, handler] of Object.entries(handlers)) await this.subscribe(topic, groupId, handler);
   }

@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { readEnv, wholeNumber } from '../env';
 import { kafkaConsumerLag } from '../observability/metrics';
 import { backoffMs, type BackoffOptions } from './backoff';
-import type { EventBus, EventHandler, EventMeta } from './event-bus';
+import type { EventBus, EventHandler, EventMeta, OwnGroup, SubscribeOptions } from './event-bus';
 import { SerialLane } from '../serial-lane';
 import { fixKafkajsIdleLoop } from './kafkajs-idle-loop';
 import { kafkaSecurity } from './kafka-security';
@@ -171,6 +171,10 @@ interface Subscription {
   gathering?: Map<number, Gathering>;
   /** Hands over what a lingering subscription gathered (on close). */
   handOverAll?: () => Promise<void>;
+  /** A group of this process alone (SubscribeOptions): nothing committed, each membership from the end. */
+  ownGroup?: OwnGroup;
+  /** Set by a join of an own group until its first fetch, which fixes where the membership starts. */
+  startPending?: boolean;
 }
 
 export class KafkaEventBus implements EventBus {
@@ -289,12 +293,17 @@ export class KafkaEventBus implements EventBus {
   }
 
   /** One consumer (one group member, one set of broker connections and fetches) for every topic in `handlers`. */
-  async subscribeAll(groupId: string, handlers: Record<string, EventHandler>): Promise<void> {
+  async subscribeAll(groupId: string, handlers: Record<string, EventHandler>, options: SubscribeOptions = {}): Promise<void> {
     const byPhysical = new Map(Object.entries(handlers).map(([topic, handler]) => [this.name(topic), { topic, handler }]));
-    await this.consume([...byPhysical.keys()], groupId, (sub, p) => {
-      const { topic, handler } = byPhysical.get(p.batch.topic)!;
-      return this.processBatch(sub, topic, handler, p);
-    });
+    await this.consume(
+      [...byPhysical.keys()],
+      groupId,
+      (sub, p) => {
+        const { topic, handler } = byPhysical.get(p.batch.topic)!;
+        return this.processBatch(sub, topic, handler, p);
+      },
+      { ownGroup: options.ownGroup },
+    );
   }
 
   /** Like subscribe, but the handler gets up to `maxBatch` consecutive events of a partition at once. */
@@ -331,7 +340,7 @@ export class KafkaEventBus implements EventBus {
     topics: string[],
     groupId: string,
     eachBatch: (sub: Subscription, p: EachBatchPayload) => Promise<void>,
-    opts: { partitionsAtOnce?: number; lingering?: (sub: Subscription) => void } = {},
+    opts: { partitionsAtOnce?: number; lingering?: (sub: Subscription) => void; ownGroup?: OwnGroup } = {},
   ): Promise<void> {
     if (this.closed) throw new Error('KafkaEventBus is closed');
     const sub: Subscription = {
@@ -346,6 +355,7 @@ export class KafkaEventBus implements EventBus {
       timers: new Set(),
       failures: new Map(),
       lagSeries: new Map(),
+      ownGroup: opts.ownGroup,
     };
     opts.lingering?.(sub);
     this.subscriptions.push(sub);
@@ -373,7 +383,19 @@ export class KafkaEventBus implements EventBus {
       sub.lagSeries.clear();
       // A seek made before the rebalance is gone with it: fetching starts again from the committed offset.
       for (const g of sub.gathering?.values() ?? []) g.resumeAt = undefined;
+      if (sub.ownGroup) sub.startPending = true;
     });
+    // An own group's membership starts where its first fetch after the join resolved the offsets.
+    if (sub.ownGroup)
+      consumer.on(consumer.events.FETCH, () => {
+        if (!sub.startPending) return;
+        sub.startPending = false;
+        try {
+          sub.ownGroup!.onJoin();
+        } catch (err) {
+          this.opts.logger.error({ err, group: sub.groupId }, 'refreshing after a join of its own group failed');
+        }
+      });
     consumer.on(consumer.events.CRASH, (e) => {
       const { error, restart } = e.payload;
       sub.crashed = !restart;
@@ -386,10 +408,11 @@ export class KafkaEventBus implements EventBus {
     });
 
     await consumer.connect();
-    // A new group starts at the beginning: events published before it first joined are not lost.
-    await consumer.subscribe({ topics: sub.topics, fromBeginning: true });
+    // A new group starts at the beginning: events published before it first joined are not lost. An own
+    // group commits nothing and starts at the end every time (its onJoin makes up for what came before).
+    await consumer.subscribe({ topics: sub.topics, fromBeginning: !sub.ownGroup });
     await consumer.run({
-      autoCommit: sub.gathering === undefined,
+      autoCommit: sub.gathering === undefined && !sub.ownGroup,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: sub.partitionsAtOnce,
       eachBatch: (payload) => this.handleBatch(sub, payload),
