@@ -87,12 +87,13 @@ export class Authenticator {
     const address = request.ip;
     // A key this replica has never heard of needs billing: not for an address that sent too many
     // keys billing did not know.
-    const cached = this.cache.get(hash, this.now());
+    const now = this.now();
+    const cached = this.cache.get(hash, now);
     if (cached === undefined) {
-      const wait = this.unknownKeys.waitFor(address, this.now());
+      const wait = this.unknownKeys.waitFor(address, now);
       if (wait > 0) throw errors.rateLimited(`Too many requests with unknown API keys from this address; retry after ${wait} s.`, wait);
     }
-    const principal = this.principalOf(hash, cached);
+    const principal = this.principalOf(hash, cached, now);
     if (!(principal instanceof Promise)) return known(principal);
     // Billing was asked (a cached "unknown" answers without it): an unknown key is counted.
     return principal.then((found) => {
@@ -123,12 +124,13 @@ export class Authenticator {
   }
 
   /** What `cached` (the cache's entry for `hash`, read once by the caller) answers, or billing's lookup. */
-  private principalOf(hash: string, cached: CachedKey | undefined): KeyPrincipal | null | Promise<KeyPrincipal | null> {
+  private principalOf(hash: string, cached: CachedKey | undefined, now: number): KeyPrincipal | null | Promise<KeyPrincipal | null> {
     if (!cached) return this.lookUp(hash);
     const { principal, age } = cached;
     // Unknown keys are cached for a second at most, never past their TTL.
     if (principal === null) return null;
-    if (age < this.cache.ttlMs && this.now() - age >= this.recheckBefore) {
+    // Cached (now − age) before a recheck: asked again, as past its TTL.
+    if (age < this.cache.ttlMs && now - age >= this.recheckBefore) {
       if (age >= this.cache.ttlMs / 2) this.lookUpInBackground(hash);
       return principal;
     }
