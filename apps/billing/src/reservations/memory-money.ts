@@ -99,19 +99,16 @@ export class MemoryMoney {
    * `pending` says has nothing waiting to be written (a charge or credit not committed yet): its
    * balance in memory is then the ledger's, and its next use loads that again. Without this, every
    * account that ever made a call stays in memory (~750 bytes each) for the life of the process.
-   * Returns how many were dropped.
+   * What is left is `size`.
    */
-  dropIdle(now: number, pending: (accountId: string) => boolean): number {
-    let dropped = 0;
+  dropIdle(now: number, pending: (accountId: string) => boolean): void {
     for (const [id, account] of this.accounts) {
       if (account.used || account.reservedAt(now) > 0 || account.holds.size > 0 || pending(id)) {
         account.used = false;
         continue;
       }
       this.accounts.delete(id);
-      dropped++;
     }
-    return dropped;
   }
 
   /** The account, loaded from the ledger on first use; null when it does not exist. */
