@@ -10,6 +10,8 @@
  * With `lingerMs`, what a consumer behind its partition fetches is gathered across fetches first
  * (SubscribeBatchOptions.lingerMs), and the subscription commits offsets itself after each
  * hand-over: kafkajs's auto-commit would commit what was fetched but not yet handed over.
+ * An own group (SubscribeOptions.ownGroup) commits nothing: at least once within a membership, and
+ * what came before a membership is the subscriber's to make up for (its onJoin).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
