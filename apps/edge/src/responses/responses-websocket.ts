@@ -258,25 +258,34 @@ class ResponsesConnection {
   private async create(body: CreateBody): Promise<void> {
     const { generate, ...request } = body;
     const latest = this.latest;
+    // Items continued from memory go before the client's: an error names the client's own indices.
+    let remembered = 0;
     // An input of another shape is left for the pipeline to refuse, naming it.
     if (latest && request.previous_response_id === latest.id && hasItemsInput(request)) {
       request.input = [...latest.items, ...inputItems(request as ItemsInput)];
       delete request.previous_response_id;
+      remembered = latest.items.length;
     }
-    if (generate === false) return await this.prewarm(request);
-    // A signal of its own, cut with the connection: the connection's would keep a listener per request.
-    const cut = new AbortController();
-    const onGone = () => cut.abort(this.gone.signal.reason);
-    this.gone.signal.addEventListener('abort', onGone, { once: true });
     try {
-      await this.relay(request, cut.signal);
-    } finally {
-      this.gone.signal.removeEventListener('abort', onGone);
+      if (generate === false) return await this.prewarm(request);
+      // A signal of its own, cut with the connection: the connection's would keep a listener per request.
+      const cut = new AbortController();
+      const onGone = () => cut.abort(this.gone.signal.reason);
+      this.gone.signal.addEventListener('abort', onGone, { once: true });
+      try {
+        await this.relay(request, cut.signal, remembered);
+      } finally {
+        this.gone.signal.removeEventListener('abort', onGone);
+      }
+    } catch (err) {
+      if (remembered === 0) throw err;
+      const failure = toGatewayError(err, this.logger, 'websocket');
+      throw new GatewayError(clientIndices(failure.toJSON(), remembered));
     }
   }
 
-  /** POST /v1/responses in process, its events sent on as they come. */
-  private async relay(request: Record<string, unknown>, signal: AbortSignal): Promise<void> {
+  /** POST /v1/responses in process, its events sent on as they come. `remembered`: items put before the client's input. */
+  private async relay(request: Record<string, unknown>, signal: AbortSignal, remembered: number): Promise<void> {
     let answer: LocalStreamingAnswer;
     try {
       answer = await this.http({ method: 'POST', url: responsesSpec.path, body: { ...request, stream: true }, signal });
@@ -287,7 +296,9 @@ class ResponsesConnection {
       throw err;
     }
     if (answer.status !== 200) {
-      this.send(JSON.stringify({ type: 'error', status: answer.status, ...errorBody(await text(answer.body)) }));
+      const { error } = errorBody(await text(answer.body));
+      const named = typeof error === 'object' && error !== null ? clientIndices(error, remembered) : error;
+      this.send(JSON.stringify({ type: 'error', status: answer.status, error: named }));
       return;
     }
     let finished: ResponsesResponse | undefined;
@@ -384,6 +395,21 @@ function errorBody(text: string): { error: unknown } {
     // not JSON: said as it is below
   }
   return { error: { message: text.slice(0, 1000), type: 'api_error' } };
+}
+
+/**
+ * An error's message and param with `input[k]` of the merged input renamed `input[k − remembered]`,
+ * the index in the input the client sent (the first `remembered` items came from memory; an error
+ * about one of those keeps its merged index). Nothing changes when nothing was remembered.
+ */
+function clientIndices<T extends object>(error: T, remembered: number): T {
+  if (remembered === 0) return error;
+  const rename = (v: unknown) =>
+    typeof v === 'string'
+      ? v.replace(/\binput\[(\d+)\]/g, (all, k: string) => (Number(k) >= remembered ? `input[${Number(k) - remembered}]` : all))
+      : v;
+  const { message, param } = error as { message?: unknown; param?: unknown };
+  return { ...error, ...(message !== undefined && { message: rename(message) }), ...(param !== undefined && { param: rename(param) }) };
 }
 
 /** 3600000 → "60-minute", 90000 → "90-second": the limit as the message names it. */

@@ -368,8 +368,31 @@ export function responsesSuite(start: (env: Record<string, string>) => Promise<S
       const [sent] = await sentUpstream(second);
       expect(sent).toContain(first);
       expect(sent).toContain(JSON.stringify(one.at(-1)!.response.output.at(-1).content[0].text).slice(1, 40));
-      // A continuation whose input has no items' shape is refused naming it, not continued without it.
       const latest = two.at(-1)!.response.id as string;
+      // A bad item is named by its index in the input the client sent, not in the conversation it continues.
+      const badItem = await created(ws, {
+        type: 'response.create',
+        model: 'omega-k3',
+        previous_response_id: latest,
+        input: [{ role: 'user', content: 'fine' }, { type: 'bogus' }],
+        store: false,
+      } as never);
+      expect(badItem.at(-1)).toMatchObject({
+        type: 'error',
+        status: 400,
+        error: { param: 'input[1].type', message: expect.stringContaining("'input[1].type'") },
+      });
+      // So is one in a prewarm (generate: false), refused by the edge itself.
+      const badWarm = await created(ws, {
+        type: 'response.create',
+        model: 'omega-k3',
+        previous_response_id: latest,
+        input: [{ type: 'bogus' }],
+        store: false,
+        generate: false,
+      } as never);
+      expect(badWarm.at(-1)).toMatchObject({ type: 'error', status: 400, error: { param: 'input[0].type' } });
+      // A continuation whose input has no items' shape is refused naming it, not continued without it.
       const malformed = await created(ws, { type: 'response.create', model: 'omega-k3', previous_response_id: latest, input: 42 } as never);
       expect(malformed.at(-1)).toMatchObject({ type: 'error', status: 400, error: { param: 'input' } });
       // An id this connection did not answer is looked up among stored responses, as over HTTP.
