@@ -14,41 +14,68 @@ export interface SnapshotSource {
 
 /** How often the replica checks for a new catalogue without being told. */
 export const CATALOG_REFRESH_MS = 60_000;
-const RETRY_MS = 1_000;
+/** How soon a snapshot is fetched again while none is held, or an announced one has not loaded. */
+export const CATALOG_RETRY_MS = 1_000;
 
 export class CatalogReplica implements CatalogPort {
   private current?: { version: string; catalog: CatalogService };
   private timer?: NodeJS.Timeout;
-  private refreshing?: Promise<void>;
+  private fetching?: Promise<void>;
+  /** Announcements so far (refresh calls), and how many of them a loaded snapshot was fetched after. */
+  private announced = 0;
+  private caughtUp = 0;
+  private closed = false;
 
   constructor(
     private readonly source: SnapshotSource,
     private readonly logger: Logger,
     private readonly refreshMs = CATALOG_REFRESH_MS,
+    private readonly retryMs = CATALOG_RETRY_MS,
   ) {}
 
   /** Loads the first snapshot in the background (retrying every second) and keeps it fresh. */
   start(): void {
-    const tick = () => {
-      const next = this.current ? this.refreshMs : RETRY_MS;
-      this.timer = setTimeout(() => void this.refresh().finally(tick), next);
-      this.timer.unref();
-    };
-    void this.refresh().finally(tick);
+    void this.fetchAndSchedule();
   }
 
-  /** Fetches the snapshot now; a failure keeps the catalogue it had. */
+  /**
+   * A new catalogue was announced (or its announcement may have been missed): a snapshot is fetched
+   * now, and again every second until one fetched after this call has loaded. A fetch that fails (the
+   * catalog service restarting as it announces) or that was already under way (it may predate the
+   * new catalogue) does not count.
+   */
   refresh(): Promise<void> {
-    this.refreshing ??= this.source
+    this.announced++;
+    return this.fetchAndSchedule();
+  }
+
+  private fetchAndSchedule(): Promise<void> {
+    clearTimeout(this.timer);
+    return this.fetch().finally(() => this.schedule());
+  }
+
+  private schedule(): void {
+    clearTimeout(this.timer);
+    if (this.closed) return;
+    const behind = !this.current || this.caughtUp < this.announced;
+    this.timer = setTimeout(() => void this.fetchAndSchedule(), behind ? this.retryMs : this.refreshMs);
+    this.timer.unref();
+  }
+
+  /** One fetch at a time: a call meanwhile shares it. A failure keeps the catalogue held. */
+  private fetch(): Promise<void> {
+    const since = this.announced;
+    this.fetching ??= this.source
       .snapshot()
       .then((s) => {
+        this.caughtUp = Math.max(this.caughtUp, since);
         if (s.version === this.current?.version) return;
         this.current = { version: s.version, catalog: new CatalogService(fromSnapshot(s)) };
         this.logger.info({ version: s.version, models: s.models.length }, 'catalog snapshot loaded');
       })
       .catch((err: unknown) => this.logger.warn({ err: String(err) }, 'catalog snapshot not loaded; keeping the one held'))
-      .finally(() => (this.refreshing = undefined));
-    return this.refreshing;
+      .finally(() => (this.fetching = undefined));
+    return this.fetching;
   }
 
   async resolve(model: string): Promise<ModelRoute> {
@@ -65,6 +92,7 @@ export class CatalogReplica implements CatalogPort {
   }
 
   close(): void {
+    this.closed = true;
     clearTimeout(this.timer);
   }
 
