@@ -14,10 +14,10 @@ export type EventHandler = (payload: unknown, meta: EventMeta) => Promise<void>;
  * A group of this process alone, for events every replica must hear (the edge's cache invalidations).
  * Over Kafka nothing is committed: a group with committed offsets outlives its process on the brokers
  * for `offsets.retention.minutes` (a week by default), listed and showing lag all along, one more
- * after every restart of every replica; one without is dropped at the brokers' next clean-up once empty. So each membership starts
- * at the topics' end, and what was published before it is not delivered: `onJoin` runs once the
- * membership's start is fixed (its first fetch), for the process to refresh what those events keep
- * fresh. An event published after that point is delivered.
+ * after every restart of every replica; one without is dropped at the brokers' next clean-up once
+ * empty. So each membership starts at the topics' end, and what was published before it is not
+ * delivered: `onJoin` runs once the membership's start is fixed (its first fetch), for the process to
+ * refresh what those events keep fresh. An event published after that point is delivered.
  */
 export interface OwnGroup {
   onJoin(): void;
