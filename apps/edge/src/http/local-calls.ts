@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import type { BodyTicket } from '@unigate/platform';
 import type { FastifyInstance } from 'fastify';
 
 export interface LocalRequest {
@@ -38,17 +39,28 @@ export type LocalStreamingHttp = (request: LocalRequest) => Promise<LocalStreami
 /** Names an in-process call, so that its (simulated) connection can be cut; unknown values do nothing. */
 const CALL_HEADER = 'x-unigate-local-call';
 
+/** What an in-process call under way brings to its request. */
+interface PendingCall {
+  signal?: AbortSignal;
+  /** The body share of the request it is made for. */
+  bodyTicket?: BodyTicket;
+}
+
 /** In-process requests on `fastify`, each made with its caller's credentials. */
 export class LocalCalls {
-  /** The signals of the calls under way, by their CALL_HEADER value. */
-  private readonly pending = new Map<string, AbortSignal>();
+  /** The calls under way, by their CALL_HEADER value. */
+  private readonly pending = new Map<string, PendingCall>();
 
   constructor(private readonly fastify: FastifyInstance) {
-    // An injected request does not close its response when its signal aborts (a real socket would):
-    // cutting it here is what a pipeline route watches for to stop the upstream call and free the slot.
     fastify.addHook('onRequest', (request, reply, done) => {
       const id = request.headers[CALL_HEADER];
-      const signal = typeof id === 'string' ? this.pending.get(id) : undefined;
+      const call = typeof id === 'string' ? this.pending.get(id) : undefined;
+      if (!call) return done();
+      // Before the body budget's hook (preParsing) reads it.
+      request.bodyTicket = call.bodyTicket;
+      // An injected request does not close its response when its signal aborts (a real socket would):
+      // cutting it here is what a pipeline route watches for to stop the upstream call and free the slot.
+      const signal = call.signal;
       if (signal?.aborted) reply.raw.destroy();
       else signal?.addEventListener('abort', () => reply.raw.destroy(), { once: true });
       done();
@@ -58,11 +70,12 @@ export class LocalCalls {
   /**
    * Requests carrying `authorization` (the caller's own header: the MCP request's, the WebSocket's
    * handshake), as if made on the origin the caller used (links in answers and webhooks point there;
-   * the loopback peer's forwarded headers are believed).
+   * the loopback peer's forwarded headers are believed). `bodyTicket`: the body share of the request
+   * they are made for, which their bodies join (both are in memory until it is answered).
    */
-  as(authorization: string, origin: { protocol: string; host: string }): LocalHttp {
+  as(authorization: string, origin: { protocol: string; host: string }, bodyTicket?: BodyTicket): LocalHttp {
     return async (request) => {
-      const res = await this.inject(authorization, origin, request, false);
+      const res = await this.inject(authorization, origin, request, false, bodyTicket);
       return { ...answerOf(res), body: res.rawPayload };
     };
   }
@@ -83,6 +96,7 @@ export class LocalCalls {
     origin: { protocol: string; host: string },
     { method, url, body, form, signal }: LocalRequest,
     payloadAsStream: boolean,
+    bodyTicket?: BodyTicket,
   ): Promise<LightResponse> {
     const payload = form
       ? await encodeForm(form)
@@ -90,7 +104,7 @@ export class LocalCalls {
         ? { type: 'application/json', bytes: JSON.stringify(body) }
         : undefined;
     const id = randomUUID();
-    if (signal) this.pending.set(id, signal);
+    if (signal || bodyTicket) this.pending.set(id, { signal, bodyTicket });
     try {
       return await this.fastify.inject({
         method,

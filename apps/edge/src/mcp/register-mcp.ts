@@ -68,7 +68,8 @@ export function registerMcp(fastify: FastifyInstance, deps: McpDeps): void {
       resources: GATEWAY_RESOURCES,
       context: {
         principal: request.principal!,
-        http: local.as(request.headers.authorization!, { protocol: request.protocol, host: request.host }),
+        // A tool call's endpoint request counts in this request's body share: one request, not two.
+        http: local.as(request.headers.authorization!, { protocol: request.protocol, host: request.host }, request.bodyTicket),
         billing: deps.billing,
         catalog: deps.catalog,
         specs: deps.specs,

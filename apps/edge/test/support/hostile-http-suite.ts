@@ -5,6 +5,9 @@
  * with short ones (HOSTILE_ENV).
  */
 import { connect } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Stack } from './stacks';
 import { Admin, eventually } from './admin';
 import { SimControl } from './sim-control';
@@ -191,6 +194,37 @@ export function hostileHttpSuite(start: () => Promise<Stack>) {
       await eventually(bodyBytes, (bytes) => bytes === 0, 5_000);
       expect((await post('/v1/chat/completions', prompt(1.2), holder.key)).status).toBe(200);
       expect((await post('/v1/chat/completions', prompt(1.2), other.key)).status).toBe(200);
+    });
+
+    // A tool call is its JSON-RPC body and the endpoint request made of it, both in memory: they were
+    // counted as two requests of its key, and a lone call past half the key's share was refused 429.
+    it("an MCP tool call counts as one request: alone, it is served though its two bodies hold more than the key's half (2 MiB here), and both count until it is answered", async () => {
+      const MiB = 1024 * 1024;
+      const caller = await admin.fundedKey(100);
+      const client = new Client({ name: 'unigate-e2e', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${stack.origin}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${caller.key}` } },
+        }),
+      );
+      try {
+        await new SimControl(stack).fault({ match: { model: 'omega-k3' }, latency_ms: 1_000, count: 1 });
+        const content = 'word '.repeat((1.5 * MiB) / 5);
+        const called = client.callTool({
+          name: 'chat_completions',
+          arguments: { model: 'omega-k3', max_tokens: 1, messages: [{ role: 'user', content }] },
+        }) as Promise<CallToolResult>;
+        const bodyBytes = async () => metricSum(await scrapeMetrics(stack.origin, stack.adminToken), 'unigate_request_body_bytes');
+        await eventually(bodyBytes, (bytes) => bytes >= 3 * MiB, 5_000);
+        const result = await called;
+        expect([result.isError, (result.structuredContent as { object?: string } | undefined)?.object]).toEqual([
+          undefined,
+          'chat.completion',
+        ]);
+        await eventually(bodyBytes, (bytes) => bytes === 0, 5_000);
+      } finally {
+        await client.close();
+      }
     });
 
     // An upstream (or a proxy before it) that never ends its answer was read until the process ran
