@@ -37,12 +37,27 @@ const envVar = (deployment: Manifest, key: string): Manifest | undefined =>
 const portOf = (deployment: Manifest, portName: string): number | undefined =>
   container(deployment).ports?.find((p: Manifest) => p.name === portName)?.containerPort;
 
-/** Validates one object against the Kubernetes OpenAPI schema of its apiVersion/kind. */
+/**
+ * Validates one object against the Kubernetes OpenAPI schema of its apiVersion/kind, or the Prometheus
+ * Operator CRD's schema for its kinds.
+ */
 function validateSchema(object: Manifest): void {
   const path = object.apiVersion.includes('/') ? `${object.apiVersion}/${object.kind}` : `v1/${object.kind}`;
+  const models = object.apiVersion.startsWith('monitoring.coreos.com/') ? '@kubernetes-models/prometheus-operator' : 'kubernetes-models';
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const Model = require(`kubernetes-models/${path}`)[object.kind];
+  const Model = require(`${models}/${path}`)[object.kind];
   new Model(object).validate();
+}
+
+/** Whether a label selector (matchLabels and matchExpressions' In/NotIn) selects `labels`. */
+function selects(selector: Manifest, labels: Record<string, string>): boolean {
+  const byLabel = Object.entries(selector.matchLabels ?? {}).every(([key, value]) => labels[key] === value);
+  return (
+    byLabel &&
+    (selector.matchExpressions ?? []).every(({ key, operator, values }: Manifest) =>
+      operator === 'In' ? values.includes(labels[key]) : operator === 'NotIn' ? !values.includes(labels[key]) : false,
+    )
+  );
 }
 
 beforeAll(async () => {
@@ -243,6 +258,11 @@ describe('helm template with external-infra values', () => {
     expect(ref('edge', 'REDIS_URL')).toEqual({ name: 'unigate-infra', key: 'redis-url' });
     expect(ref('edge', 'UNIGATE_ADMIN_TOKEN')).toEqual({ name: 'unigate-admin', key: 'token' });
     expect(ref('billing', 'UNIGATE_BOOTSTRAP_KEY')).toEqual({ name: 'unigate-admin', key: 'bootstrap-key', optional: true });
+    expect(ref('chat', 'UNIGATE_METRICS_TOKEN')).toEqual({ name: 'unigate-admin', key: 'metrics-token' });
+    expect(get(objects, 'ServiceMonitor', `${RELEASE}-unigate`).spec.endpoints[0].authorization.credentials).toEqual({
+      name: 'unigate-admin',
+      key: 'metrics-token',
+    });
     // Nothing left for the chart's own Secret to hold.
     expect(objects.filter((o) => o.kind === 'Secret')).toEqual([]);
     // Provider keys reach the catalog alone (it resolves api_key_env and hands each call its key).
@@ -307,6 +327,49 @@ describe('helm template with a metrics token', () => {
       expect(ref).toEqual({ name: secret.metadata.name, key: 'UNIGATE_METRICS_TOKEN' });
     }
     expect(envVar(get(objects, 'Deployment', name('upstream-sim')), 'UNIGATE_METRICS_TOKEN')).toBeUndefined();
+  });
+});
+
+describe('helm template with a ServiceMonitor', () => {
+  let objects: Manifest[];
+  beforeAll(async () => {
+    objects = await render('--set', 'metrics.serviceMonitor.enabled=true', '--set', 'metrics.serviceMonitor.labels.release=kps');
+  });
+
+  it("matches the Prometheus Operator's schema and carries the labels a Prometheus selects it by", () => {
+    const monitor = get(objects, 'ServiceMonitor', `${RELEASE}-unigate`);
+    expect(() => validateSchema(monitor)).not.toThrow();
+    expect(monitor.metadata.labels).toEqual(expect.objectContaining({ release: 'kps', 'app.kubernetes.io/instance': RELEASE }));
+  });
+
+  it("scrapes /metrics on the http port of every workload's Service but the simulator's", () => {
+    const monitor = get(objects, 'ServiceMonitor', `${RELEASE}-unigate`);
+    const selected = objects.filter((o) => o.kind === 'Service' && selects(monitor.spec.selector, o.metadata.labels));
+    expect(selected.map((s) => s.metadata.name).sort()).toEqual(['edge', ...SERVICES].map(name).sort());
+    const [endpoint] = monitor.spec.endpoints;
+    expect(endpoint).toEqual(expect.objectContaining({ port: 'http', path: '/metrics', interval: '30s' }));
+    for (const service of selected) expect(service.spec.ports.map((p: Manifest) => p.name)).toContain('http');
+  });
+
+  it('sends the token every scraped service requires: generated into the chart Secret when none is given', () => {
+    const monitor = get(objects, 'ServiceMonitor', `${RELEASE}-unigate`);
+    const secret = get(objects, 'Secret', `${RELEASE}-unigate`);
+    expect(monitor.spec.endpoints[0].authorization).toEqual({
+      type: 'Bearer',
+      credentials: { name: secret.metadata.name, key: 'UNIGATE_METRICS_TOKEN' },
+    });
+    expect(secret.stringData.UNIGATE_METRICS_TOKEN).toMatch(/^[A-Za-z0-9]{40}$/);
+    for (const workload of ['edge', ...SERVICES]) {
+      const ref = envVar(get(objects, 'Deployment', name(workload)), 'UNIGATE_METRICS_TOKEN')?.valueFrom?.secretKeyRef;
+      expect(ref).toEqual(monitor.spec.endpoints[0].authorization.credentials);
+    }
+  });
+
+  it('is not rendered by default, and the services then get no metrics token', async () => {
+    const defaults = await render();
+    expect(defaults.filter((o) => o.kind === 'ServiceMonitor')).toEqual([]);
+    expect(get(defaults, 'Secret', `${RELEASE}-unigate`).stringData).not.toHaveProperty('UNIGATE_METRICS_TOKEN');
+    expect(envVar(get(defaults, 'Deployment', name('chat')), 'UNIGATE_METRICS_TOKEN')).toBeUndefined();
   });
 });
 

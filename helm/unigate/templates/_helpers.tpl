@@ -76,6 +76,30 @@ keep it), else a new random one.
 {{- end }}
 
 {{/*
+Whether the services get UNIGATE_METRICS_TOKEN: one is given, or the ServiceMonitor needs one.
+*/}}
+{{- define "unigate.metricsTokenSet" -}}
+{{- if or .Values.metrics.token .Values.metrics.existingSecret .Values.metrics.serviceMonitor.enabled }}true{{ end }}
+{{- end }}
+
+{{/*
+The metrics token the chart's Secret holds: the value given, else the one already stored (so
+upgrades keep it, as the admin token's), else a new random one.
+*/}}
+{{- define "unigate.metricsToken" -}}
+{{- if .Values.metrics.token }}
+{{- .Values.metrics.token }}
+{{- else }}
+{{- $existing := lookup "v1" "Secret" .Release.Namespace (include "unigate.secretName" .) }}
+{{- if and $existing $existing.data (hasKey $existing.data "UNIGATE_METRICS_TOKEN") }}
+{{- index $existing.data "UNIGATE_METRICS_TOKEN" | b64dec }}
+{{- else }}
+{{- randAlphaNum 40 }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
 One env var read from a Secret: the user's existingSecret when set, else the chart's Secret.
 Usage: include "unigate.secretEnv" (dict "root" $ "name" "DATABASE_URL" "from" .Values.postgres "optional" false)
 */}}
