@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createCatalog } from '@unigate/catalog';
 import { toSnapshot } from '@unigate/catalog/lookup';
 import type { CatalogSnapshot } from '@unigate/contracts';
-import { createLogger } from '@unigate/platform';
+import { createLogger, type Logger } from '@unigate/platform';
 import { CatalogReplica, type SnapshotSource } from './catalog-replica';
 
 const RETRY_MS = 20;
@@ -77,4 +77,23 @@ it('waits for the interval, not the retry, once an announced catalogue has loade
   await sleep(RETRY_MS * 5);
   expect(calls).toHaveLength(0);
   expect(await knows(replica, 'fresh-alias')).toBe(true);
+});
+
+it('warns of failing fetches once, not at every retry, and says when one succeeds again', async () => {
+  const fake = fakeSource();
+  const lines: Array<{ level: string; msg: string; fields: Record<string, unknown> }> = [];
+  const record = (level: string) => (fields: Record<string, unknown>, msg: string) => lines.push({ level, msg, fields });
+  const logger = { info: record('info'), warn: record('warn') } as unknown as Logger;
+  replica = new CatalogReplica(fake.source, logger, 60_000, RETRY_MS);
+  replica.start();
+  for (let i = 0; i < 5; i++) (await fake.next()).reject(new Error('UNAVAILABLE'));
+  (await fake.next()).resolve(OLD);
+  await sleep(1);
+  expect(lines.map((l) => [l.level, l.msg])).toEqual([
+    ['warn', 'catalog snapshot not loaded; no catalogue held yet'],
+    ['info', 'catalog snapshot fetched again'],
+    ['info', 'catalog snapshot loaded'],
+  ]);
+  expect(lines[0].fields).toMatchObject({ err: 'Error: UNAVAILABLE', failed_attempts: 1 });
+  expect(lines[1].fields).toEqual({ failed_attempts: 5 });
 });

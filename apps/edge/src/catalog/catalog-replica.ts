@@ -16,6 +16,8 @@ export interface SnapshotSource {
 export const CATALOG_REFRESH_MS = 60_000;
 /** How soon a snapshot is fetched again while none is held, or an announced one has not loaded. */
 export const CATALOG_RETRY_MS = 1_000;
+/** While fetches keep failing (retried every second), a warning at most this often: the first and then one per period. */
+export const CATALOG_FAILING_TOLD_EVERY_MS = 30_000;
 
 export class CatalogReplica implements CatalogPort {
   private current?: { version: string; catalog: CatalogService };
@@ -25,6 +27,9 @@ export class CatalogReplica implements CatalogPort {
   private announced = 0;
   private caughtUp = 0;
   private closed = false;
+  /** Fetches failed in a row, and when the last warning about them was written. */
+  private failures = 0;
+  private toldAt = -Infinity;
 
   constructor(
     private readonly source: SnapshotSource,
@@ -69,13 +74,27 @@ export class CatalogReplica implements CatalogPort {
       .snapshot()
       .then((s) => {
         this.caughtUp = Math.max(this.caughtUp, since);
+        if (this.failures > 0) this.logger.info({ failed_attempts: this.failures }, 'catalog snapshot fetched again');
+        this.failures = 0;
         if (s.version === this.current?.version) return;
         this.current = { version: s.version, catalog: new CatalogService(fromSnapshot(s)) };
         this.logger.info({ version: s.version, models: s.models.length }, 'catalog snapshot loaded');
       })
-      .catch((err: unknown) => this.logger.warn({ err: String(err) }, 'catalog snapshot not loaded; keeping the one held'))
+      .catch((err: unknown) => this.failed(err))
       .finally(() => (this.fetching = undefined));
     return this.fetching;
+  }
+
+  /** A failed fetch: told at once, then at most every CATALOG_FAILING_TOLD_EVERY_MS while they go on failing. */
+  private failed(err: unknown): void {
+    this.failures++;
+    const now = performance.now();
+    if (this.failures > 1 && now - this.toldAt < CATALOG_FAILING_TOLD_EVERY_MS) return;
+    this.toldAt = now;
+    this.logger.warn(
+      { err: String(err), failed_attempts: this.failures, held_version: this.current?.version ?? null },
+      this.current ? 'catalog snapshot not loaded; keeping the one held' : 'catalog snapshot not loaded; no catalogue held yet',
+    );
   }
 
   async resolve(model: string): Promise<ModelRoute> {
