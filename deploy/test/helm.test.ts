@@ -220,6 +220,33 @@ describe('helm template with default values', () => {
     }
   });
 
+  it("runs every workload under the chart's ServiceAccount and no pod with a Kubernetes API token", () => {
+    const account = get(objects, 'ServiceAccount', `${RELEASE}-unigate`);
+    expect(account.automountServiceAccountToken).toBe(false);
+    for (const workload of WORKLOADS) {
+      const pod = get(objects, 'Deployment', name(workload)).spec.template.spec;
+      expect([pod.serviceAccountName, pod.automountServiceAccountToken]).toEqual([account.metadata.name, false]);
+    }
+    // A pre-install hook runs before the chart's ServiceAccount exists: the Job keeps the namespace's default.
+    const job = objects.find((o) => o.kind === 'Job')!.spec.template.spec;
+    expect([job.serviceAccountName, job.automountServiceAccountToken]).toEqual([undefined, false]);
+  });
+
+  it("spreads each workload's replicas over zones, then nodes, as a preference, counting its own pods only", () => {
+    const deployments = WORKLOADS.map((workload) => get(objects, 'Deployment', name(workload)));
+    for (const deployment of deployments) {
+      const constraints: Manifest[] = deployment.spec.template.spec.topologySpreadConstraints;
+      expect(constraints.map((c) => [c.topologyKey, c.maxSkew, c.whenUnsatisfiable])).toEqual([
+        ['topology.kubernetes.io/zone', 1, 'ScheduleAnyway'],
+        ['kubernetes.io/hostname', 1, 'ScheduleAnyway'],
+      ]);
+      for (const c of constraints) {
+        const counted = deployments.filter((d) => selects(c.labelSelector, d.spec.template.metadata.labels));
+        expect(counted).toEqual([deployment]);
+      }
+    }
+  });
+
   it('does not autoscale unless asked', () => {
     expect(objects.filter((o) => o.kind === 'HorizontalPodAutoscaler')).toEqual([]);
     expect(get(objects, 'Deployment', name('edge')).spec.replicas).toBe(2);
@@ -327,6 +354,28 @@ describe('helm template with a metrics token', () => {
       expect(ref).toEqual({ name: secret.metadata.name, key: 'UNIGATE_METRICS_TOKEN' });
     }
     expect(envVar(get(objects, 'Deployment', name('upstream-sim')), 'UNIGATE_METRICS_TOKEN')).toBeUndefined();
+  });
+});
+
+describe('helm template with a ServiceAccount of its own', () => {
+  it('puts a cloud role in the annotations of the ServiceAccount it creates', async () => {
+    const objects = await render('--set', 'serviceAccount.annotations.eks\\.amazonaws\\.com/role-arn=arn:aws:iam::1:role/unigate');
+    expect(get(objects, 'ServiceAccount', `${RELEASE}-unigate`).metadata.annotations).toEqual({
+      'eks.amazonaws.com/role-arn': 'arn:aws:iam::1:role/unigate',
+    });
+  });
+
+  it('runs the pods under an existing ServiceAccount, creating none', async () => {
+    const objects = await render('--set', 'serviceAccount.create=false', '--set', 'serviceAccount.name=gateway');
+    expect(objects.filter((o) => o.kind === 'ServiceAccount')).toEqual([]);
+    for (const workload of WORKLOADS) {
+      expect(get(objects, 'Deployment', name(workload)).spec.template.spec.serviceAccountName).toBe('gateway');
+    }
+  });
+
+  it('leaves placement to the scheduler with no topology keys', async () => {
+    const objects = await render('--set', 'topologySpread.topologyKeys=null');
+    expect(get(objects, 'Deployment', name('edge')).spec.template.spec).not.toHaveProperty('topologySpreadConstraints');
   });
 });
 

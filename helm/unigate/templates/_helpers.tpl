@@ -45,6 +45,15 @@ app.kubernetes.io/component: {{ index . 1 }}
 {{- printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion | toString) }}
 {{- end }}
 
+{{/* The pods' ServiceAccount: the one the chart creates, or the one named, or the namespace's default. */}}
+{{- define "unigate.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- .Values.serviceAccount.name | default (include "unigate.fullname" .) }}
+{{- else }}
+{{- .Values.serviceAccount.name | default "default" }}
+{{- end }}
+{{- end }}
+
 {{- define "unigate.secretName" -}}
 {{- include "unigate.fullname" . }}
 {{- end }}
