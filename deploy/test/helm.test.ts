@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { TOPICS } from '@unigate/contracts';
 import { parseCatalogConfig } from '@unigate/catalog';
 import { SERVICE_MALLOC_MMAP_THRESHOLD, SERVICE_NODE_OPTIONS } from '@unigate/testing';
-import { CHART, SERVICES, WORKLOADS, ensureHelm, parseYamlStream, run, type Manifest } from './support';
+import { metricsRegistry } from '@unigate/platform';
+import { stringify } from 'yaml';
+import { CHART, PROMTOOL, SERVICES, WORKLOADS, ensureHelm, parseYamlStream, run, type Manifest } from './support';
 
 const EXTERNAL_VALUES = join(CHART, 'ci', 'external-infra-values.yaml');
 const RELEASE = 'rel';
@@ -419,6 +421,141 @@ describe('helm template with a ServiceMonitor', () => {
     expect(defaults.filter((o) => o.kind === 'ServiceMonitor')).toEqual([]);
     expect(get(defaults, 'Secret', `${RELEASE}-unigate`).stringData).not.toHaveProperty('UNIGATE_METRICS_TOKEN');
     expect(envVar(get(defaults, 'Deployment', name('chat')), 'UNIGATE_METRICS_TOKEN')).toBeUndefined();
+  });
+});
+
+describe('helm template with alerting rules', () => {
+  let rules: Manifest;
+  let dir: string;
+  beforeAll(async () => {
+    const objects = await render(
+      ...['--set', 'metrics.serviceMonitor.enabled=true', '--set', 'metrics.prometheusRule.enabled=true'],
+      ...['--set', 'metrics.prometheusRule.labels.release=kps', '--set', 'kafka.topicPrefix=prod'],
+    );
+    rules = get(objects, 'PrometheusRule', `${RELEASE}-unigate`);
+    dir = mkdtempSync(join(tmpdir(), 'unigate-rules-'));
+    writeFileSync(join(dir, 'rules.yaml'), stringify({ groups: rules.spec.groups }));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const promtool = async (...args: string[]) => {
+    const result = await run(PROMTOOL, args);
+    if (result.code === 127) throw new Error(`${PROMTOOL} not found: .ci/run installs it (Debian's prometheus package)`);
+    return result;
+  };
+
+  it("matches the Prometheus Operator's schema, carries the labels a Prometheus selects it by, and promtool accepts it", async () => {
+    expect(() => validateSchema(rules)).not.toThrow();
+    expect(rules.metadata.labels.release).toBe('kps');
+    const checked = await promtool('check', 'rules', join(dir, 'rules.yaml'));
+    expect(checked.stdout + checked.stderr).toMatch(/SUCCESS: 5 rules found/);
+  });
+
+  it('asks only for metrics and labels the processes export, besides the scrape target labels', () => {
+    const exprs: string[] = rules.spec.groups.flatMap((g: Manifest) => g.rules.map((r: Manifest) => r.expr));
+    const selectors = exprs.flatMap((expr) => [...expr.matchAll(/([a-zA-Z_:][\w:]*)\{([^}]*)\}/g)]);
+    expect(selectors.length).toBeGreaterThan(5);
+    for (const [, metric, matchers] of selectors) {
+      const labels = [...matchers.matchAll(/([a-zA-Z_]\w*)\s*(=~|!~|!=|=)/g)]
+        .map((m) => m[1])
+        .filter((l) => l !== 'namespace' && l !== 'job');
+      if (metric === 'up') continue; // Prometheus' own
+      const exported = metricsRegistry.getSingleMetric(metric) as unknown as { labelNames?: string[] } | undefined;
+      expect([metric, exported !== undefined]).toEqual([metric, true]);
+      for (const label of labels) expect([metric, exported?.labelNames]).toEqual([metric, expect.arrayContaining([label])]);
+    }
+  });
+
+  it("fires each alert on this release's series past its threshold and duration, and on nothing else (promtool test rules)", async () => {
+    const edge = `namespace="gw", job="${name('edge')}", pod="edge-1"`;
+    const chat = `namespace="gw", job="${name('chat')}", pod="chat-1"`;
+    const billing = `namespace="gw", job="${name('billing')}", pod="billing-1"`;
+    const alert = (alertname: string, at: string, expected: Array<{ labels: object; annotations: object }>) => ({
+      eval_time: at,
+      alertname,
+      exp_alerts: expected.map((a) => ({ exp_labels: a.labels, exp_annotations: a.annotations })),
+    });
+    const perRule = (name: string) => rules.spec.groups[0].rules.find((r: Manifest) => r.alert === name).annotations;
+    const annotations = (rule: string, values: Record<string, string>) =>
+      Object.fromEntries(
+        Object.entries(perRule(rule) as Record<string, string>).map(([k, text]) => [
+          k,
+          text.replace(/\{\{ \$(labels\.(\w+)|value)( \| humanizePercentage)? \}\}/g, (_m, _all, label) => values[label ?? 'value']),
+        ]),
+      );
+    const tests = {
+      rule_files: ['rules.yaml'],
+      evaluation_interval: '1m',
+      tests: [
+        {
+          interval: '1m',
+          input_series: [
+            // A chat pod down from minute 2; another namespace's pod of the same name, and a sibling release, down throughout.
+            { series: `up{${chat}}`, values: '1 1 0x20' },
+            { series: `up{namespace="other", job="${name('chat')}", pod="chat-1"}`, values: '0x20' },
+            { series: `up{namespace="gw", job="other-unigate-chat", pod="x"}`, values: '0x20' },
+            // The edge: 10% of its API answers 5xx, and its readiness probe failing (not counted).
+            { series: `unigate_http_requests_total{${edge}, route="/v1/chat/completions", status="200"}`, values: '0+54x20' },
+            { series: `unigate_http_requests_total{${edge}, route="/v1/chat/completions", status="502"}`, values: '0+6x20' },
+            { series: `unigate_http_requests_total{${edge}, route="/health/ready", status="503"}`, values: '0+600x20' },
+            // Channel a fails half its calls, channel b 10%; cancelled calls are nobody's failure.
+            { series: `unigate_upstream_requests_total{${chat}, model="m", channel="a", outcome="ok"}`, values: '0+10x20' },
+            { series: `unigate_upstream_requests_total{${chat}, model="m", channel="a", outcome="retryable_error"}`, values: '0+10x20' },
+            { series: `unigate_upstream_requests_total{${chat}, model="m", channel="b", outcome="ok"}`, values: '0+9x20' },
+            { series: `unigate_upstream_requests_total{${chat}, model="m", channel="b", outcome="error"}`, values: '0+1x20' },
+            { series: `unigate_upstream_requests_total{${chat}, model="m", channel="b", outcome="cancelled"}`, values: '0+50x20' },
+            // Billing 5,000 usage events behind; the edges' own groups are not billing's.
+            {
+              series: `unigate_kafka_consumer_lag{${billing}, group="prod.billing", topic="prod.usage.recorded", partition="0"}`,
+              values: '3000x20',
+            },
+            {
+              series: `unigate_kafka_consumer_lag{${billing}, group="prod.billing", topic="prod.usage.recorded", partition="1"}`,
+              values: '2000x20',
+            },
+            {
+              series: `unigate_kafka_consumer_lag{${edge}, group="prod.edge-1", topic="prod.key.revoked", partition="0"}`,
+              values: '90000x20',
+            },
+            // The edge's loop stalls 400 ms at p99; chat's 100 ms (under the threshold).
+            { series: `nodejs_eventloop_lag_p99_seconds{${edge}}`, values: '0.4x20' },
+            { series: `nodejs_eventloop_lag_p99_seconds{${chat}}`, values: '0.1x20' },
+          ],
+          alert_rule_test: [
+            alert('UnigateTargetDown', '6m', []),
+            alert('UnigateTargetDown', '8m', [
+              {
+                labels: { severity: 'critical', namespace: 'gw', job: name('chat'), pod: 'chat-1' },
+                annotations: annotations('UnigateTargetDown', { job: name('chat'), pod: 'chat-1' }),
+              },
+            ]),
+            alert('UnigateServerErrors', '9m', []),
+            alert('UnigateServerErrors', '12m', [
+              { labels: { severity: 'warning' }, annotations: annotations('UnigateServerErrors', { value: '10%' }) },
+            ]),
+            alert('UnigateUpstreamFailing', '12m', [
+              {
+                labels: { severity: 'warning', channel: 'a' },
+                annotations: annotations('UnigateUpstreamFailing', { channel: 'a', value: '50%' }),
+              },
+            ]),
+            alert('UnigateUsageNotSettled', '12m', [
+              { labels: { severity: 'warning' }, annotations: annotations('UnigateUsageNotSettled', { value: '5000' }) },
+            ]),
+            alert('UnigateEventLoopBlocked', '12m', [
+              {
+                labels: { severity: 'warning', job: name('edge'), pod: 'edge-1' },
+                annotations: annotations('UnigateEventLoopBlocked', { pod: 'edge-1' }),
+              },
+            ]),
+          ],
+        },
+      ],
+    };
+    writeFileSync(join(dir, 'tests.yaml'), stringify(tests));
+    const result = await promtool('test', 'rules', join(dir, 'tests.yaml'));
+    expect(result.stdout + result.stderr).toMatch(/SUCCESS/);
+    expect(result.code).toBe(0);
   });
 });
 

@@ -7,6 +7,8 @@ import { parseAllDocuments } from 'yaml';
 export const ROOT = resolve(__dirname, '..', '..');
 export const HELM = join(ROOT, 'tools', 'bin', 'helm');
 export const CHART = join(ROOT, 'helm', 'unigate');
+/** Prometheus' rule checker (`.ci/run` installs it from Debian's prometheus package). */
+export const PROMTOOL = process.env.PROMTOOL ?? 'promtool';
 
 /** Every workload of the distributed deployment, as named in compose and the chart. */
 export const SERVICES = ['chat', 'billing', 'catalog', 'media', 'video'] as const;
