@@ -3,7 +3,7 @@
  * lint, then the rendered objects are checked against the Kubernetes schemas (kubernetes-models) and
  * against the env contract the apps read.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TOPICS } from '@unigate/contracts';
@@ -11,7 +11,7 @@ import { parseCatalogConfig } from '@unigate/catalog';
 import { SERVICE_MALLOC_MMAP_THRESHOLD, SERVICE_NODE_OPTIONS } from '@unigate/testing';
 import { metricsRegistry } from '@unigate/platform';
 import { stringify } from 'yaml';
-import { CHART, PROMTOOL, SERVICES, WORKLOADS, ensureHelm, parseYamlStream, run, type Manifest } from './support';
+import { CHART, PROMTOOL, ROOT, SERVICES, WORKLOADS, ensureHelm, parseYamlStream, run, type Manifest } from './support';
 
 const EXTERNAL_VALUES = join(CHART, 'ci', 'external-infra-values.yaml');
 const RELEASE = 'rel';
@@ -556,6 +556,23 @@ describe('helm template with alerting rules', () => {
     const result = await promtool('test', 'rules', join(dir, 'tests.yaml'));
     expect(result.stdout + result.stderr).toMatch(/SUCCESS/);
     expect(result.code).toBe(0);
+  });
+});
+
+describe('helm template with the Grafana dashboard', () => {
+  it("puts deploy/grafana's dashboard in a ConfigMap Grafana's sidecar loads, with its folder annotation", async () => {
+    const objects = await render(
+      '--set',
+      'metrics.grafanaDashboard.enabled=true',
+      '--set',
+      'metrics.grafanaDashboard.annotations.grafana_folder=Gateways',
+    );
+    const map = get(objects, 'ConfigMap', `${RELEASE}-unigate-dashboard`);
+    expect(map.metadata.labels.grafana_dashboard).toBe('1');
+    expect(map.metadata.annotations).toEqual({ grafana_folder: 'Gateways' });
+    const file = readFileSync(join(ROOT, 'deploy', 'grafana', 'unigate.json'), 'utf8');
+    expect(JSON.parse(map.data['unigate.json'])).toEqual(JSON.parse(file));
+    expect(find(await render(), 'ConfigMap', `${RELEASE}-unigate-dashboard`)).toBeUndefined();
   });
 });
 

@@ -9,6 +9,8 @@ export const HELM = join(ROOT, 'tools', 'bin', 'helm');
 export const CHART = join(ROOT, 'helm', 'unigate');
 /** Prometheus' rule checker (`.ci/run` installs it from Debian's prometheus package). */
 export const PROMTOOL = process.env.PROMTOOL ?? 'promtool';
+/** The Prometheus server, for the dashboard's queries against a real deployment (installed beside promtool). */
+export const PROMETHEUS = process.env.PROMETHEUS ?? 'prometheus';
 
 /** Every workload of the distributed deployment, as named in compose and the chart. */
 export const SERVICES = ['chat', 'billing', 'catalog', 'media', 'video'] as const;
