@@ -210,9 +210,11 @@ describe('helm template with default values', () => {
     expect(container(job!).env).toContainEqual({ name: 'BOOTSTRAP', value: 'kafka:9092' });
   });
 
-  it('runs every pod, the topics Job included, as the "restricted" Pod Security Standard admits', () => {
-    const pods = objects.filter((o) => o.kind === 'Deployment' || o.kind === 'Job').map((o) => o.spec.template.spec);
-    expect(pods.length).toBe(WORKLOADS.length + 1);
+  it('runs every pod, the topics Job and the test pod included, as the "restricted" Pod Security Standard admits', () => {
+    const pods = objects
+      .filter((o) => o.kind === 'Deployment' || o.kind === 'Job' || o.kind === 'Pod')
+      .map((o) => (o.kind === 'Pod' ? o.spec : o.spec.template.spec));
+    expect(pods.length).toBe(WORKLOADS.length + 2);
     for (const pod of pods) {
       expect(pod.securityContext).toEqual(expect.objectContaining({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } }));
       for (const c of pod.containers) {
@@ -556,6 +558,45 @@ describe('helm template with alerting rules', () => {
     const result = await promtool('test', 'rules', join(dir, 'tests.yaml'));
     expect(result.stdout + result.stderr).toMatch(/SUCCESS/);
     expect(result.code).toBe(0);
+  });
+});
+
+describe('helm test', () => {
+  it("runs deploy/smoke-test.js against every workload's Service and the edge, with the bootstrap key where billing reads it", async () => {
+    for (const values of [
+      ['--set', 'bootstrap.key=sk-smoke-test-key-0123456789'],
+      ['-f', EXTERNAL_VALUES],
+    ]) {
+      const objects = await render(...values);
+      const pod = get(objects, 'Pod', `${RELEASE}-unigate-smoke-test`);
+      expect(pod.metadata.annotations['helm.sh/hook']).toBe('test');
+      const c = pod.spec.containers[0];
+      expect(c.command).toEqual(['node', 'deploy/smoke-test.js']);
+      expect(c.image).toBe(container(get(objects, 'Deployment', name('edge'))).image);
+      const env = (key: string) => c.env.find((e: Manifest) => e.name === key);
+      // name=url pairs: each a Service of the release, on its http port.
+      const urls = new Map<string, string>(
+        env('UNIGATE_READY_URLS')
+          .value.split(',')
+          .map((pair: string) => pair.split('=')),
+      );
+      const served = ['edge', ...SERVICES];
+      expect([...urls.keys()].sort()).toEqual([...served].sort());
+      for (const workload of served) {
+        const service = get(objects, 'Service', name(workload));
+        const port = service.spec.ports.find((p: Manifest) => p.name === 'http').port;
+        expect(urls.get(workload)).toBe(`http://${service.metadata.name}:${port}/health/ready`);
+      }
+      const edge = get(objects, 'Service', name('edge'));
+      expect(env('UNIGATE_EDGE_URL').value).toBe(`http://${edge.metadata.name}:${edge.spec.ports[0].port}`);
+      const billingKey = envVar(get(objects, 'Deployment', name('billing')), 'UNIGATE_BOOTSTRAP_KEY')?.valueFrom.secretKeyRef;
+      expect(env('UNIGATE_API_KEY').valueFrom.secretKeyRef).toEqual({ ...billingKey, optional: true });
+    }
+  });
+
+  it('leaves the API checks out without a bootstrap key', async () => {
+    const pod = get(await render(), 'Pod', `${RELEASE}-unigate-smoke-test`);
+    expect(pod.spec.containers[0].env.map((e: Manifest) => e.name)).toEqual(['UNIGATE_READY_URLS', 'UNIGATE_EDGE_URL']);
   });
 });
 

@@ -1,9 +1,10 @@
 /**
- * The chart's Grafana dashboard and alerting rules against a real deployment: a real Prometheus
- * scrapes every process of the distributed stack under the labels the chart's ServiceMonitor gives
- * them (namespace, job = the Service's name, pod), with the chart's rules loaded. Once the stack has
- * served traffic, the dashboard's variables find the release and every panel's query returns series,
- * and every rule evaluates without error.
+ * The chart's operational pieces against a real deployment (the distributed stack, as processes):
+ * - the Grafana dashboard and the alerting rules: a real Prometheus scrapes every process under the
+ *   labels the chart's ServiceMonitor gives them (namespace, job = the Service's name, pod), with the
+ *   chart's rules loaded. Once the stack has served traffic, the dashboard's variables find the release,
+ *   every panel's query returns series, and every rule evaluates without error;
+ * - `helm test`'s smoke script (deploy/smoke-test.js), run as its pod runs it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startDistributed, waitFor, type Stack } from '@unigate/testing';
 import { stringify } from 'yaml';
-import { CHART, PROMETHEUS, ensureHelm, parseYamlStream, run, type Manifest } from './support';
+import { CHART, PROMETHEUS, ROOT, ensureHelm, parseYamlStream, run, type Manifest } from './support';
 
 const NAMESPACE = 'gw';
 const RELEASE = 'rel-unigate';
@@ -163,4 +164,30 @@ it("evaluates every alerting rule of the chart on the deployment's series withou
   for (const rule of rules) expect([rule.name, rule.health, rule.lastError ?? '']).toEqual([rule.name, 'ok', '']);
   // The failure served above is one request in seven, within 'for': pending at most, never firing.
   expect(rules.filter((r) => r.state === 'firing')).toEqual([]);
+});
+
+describe("helm test's smoke script", () => {
+  const smoke = (env: Record<string, string>) => run(process.execPath, [join(ROOT, 'deploy', 'smoke-test.js')], env);
+  const readyUrls = () => PROCESSES.map((p) => `${p}=${stack.originOf(p)}/health/ready`).join(',');
+
+  it('passes on a ready deployment: every workload ready, and the bootstrap key served its models and balance', async () => {
+    const result = await smoke({ UNIGATE_READY_URLS: readyUrls(), UNIGATE_EDGE_URL: stack.origin, UNIGATE_API_KEY: stack.apiKey });
+    expect(result.stdout).toMatch(/^ok {4}GET \/v1\/models: \d+ models$/m);
+    expect(result.stdout).toMatch(/^ok {4}GET \/v1\/dashboard\/billing\/subscription: hard limit [\d.]+ USD$/m);
+    expect(result.stdout.match(/^ok {4}\w+ ready$/gm)).toHaveLength(PROCESSES.length);
+    expect([result.code, result.stdout]).toEqual([0, expect.not.stringMatching(/FAIL/)]);
+  });
+
+  it('fails, after every check, on a workload that does not answer and a key the edge refuses', async () => {
+    const gone = `http://127.0.0.1:${await freePort()}/health/ready`;
+    const result = await smoke({
+      UNIGATE_READY_URLS: `${readyUrls()},gone=${gone}`,
+      UNIGATE_EDGE_URL: stack.origin,
+      UNIGATE_API_KEY: 'sk-not-a-key-of-this-deployment-000',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^FAIL {2}gone ready: fetch failed \(ECONNREFUSED\)$/m);
+    expect(result.stdout).toMatch(/^FAIL {2}GET \/v1\/models: HTTP 401 /m);
+    expect(result.stdout.match(/^ok {4}\w+ ready$/gm)).toHaveLength(PROCESSES.length);
+  });
 });
