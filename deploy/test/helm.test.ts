@@ -3,7 +3,7 @@
  * lint, then the rendered objects are checked against the Kubernetes schemas (kubernetes-models) and
  * against the env contract the apps read.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TOPICS } from '@unigate/contracts';
@@ -332,6 +332,50 @@ describe('helm template with external-infra values', () => {
     expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: name('edge') });
     expect(hpa.spec).toEqual(expect.objectContaining({ minReplicas: 3, maxReplicas: 20 }));
     expect(get(objects, 'Deployment', name('edge')).spec).not.toHaveProperty('replicas');
+  });
+});
+
+describe('values.schema.json', () => {
+  it.each([
+    ['a misspelt workload setting', 'services.edge.replica=3', /at '\/services\/edge': additional properties 'replica' not allowed/],
+    ['a misspelt top-level key', 'ingres.enabled=true', /at '': additional properties 'ingres' not allowed/],
+    [
+      'an unknown Service type',
+      'service.type=Public',
+      /at '\/service\/type': value must be one of 'ClusterIP', 'NodePort', 'LoadBalancer'/,
+    ],
+    ['a port that is not a number', 'services.chat.httpPort=http', /at '\/services\/chat\/httpPort': got string, want integer/],
+    ['an unknown log level', 'logLevel=verbose', /at '\/logLevel': value must be one of/],
+    ['an unknown SASL mechanism', 'kafka.sasl.mechanism=gssapi', /at '\/kafka\/sasl\/mechanism': value must be one of/],
+    ['a bootstrap key that is no sk- key', 'bootstrap.key=changeme', /at '\/bootstrap\/key': 'changeme' does not match pattern/],
+    [
+      'a scrape interval without a unit',
+      'metrics.serviceMonitor.interval=30',
+      /at '\/metrics\/serviceMonitor\/interval': got number, want string/,
+    ],
+  ])('refuses %s, naming where', async (_label, value, message) => {
+    const result = await run(helm, ['template', RELEASE, CHART, '--set', value]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('declares every value the templates read', () => {
+    const schema = JSON.parse(readFileSync(join(CHART, 'values.schema.json'), 'utf8'));
+    const declared = (path: string[]): boolean => {
+      let node = schema;
+      for (const key of path) {
+        node = node.properties?.[key];
+        if (!node) return false;
+        if (node.type === 'object' && !node.properties) return true; // free-form below (resources, affinity, ...)
+      }
+      return true;
+    };
+    const templates = readdirSync(join(CHART, 'templates'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.(yaml|tpl)$/.test(f));
+    const paths = new Set(
+      templates.flatMap((f) => [...readFileSync(join(CHART, 'templates', f), 'utf8').matchAll(/\.Values\.([\w.]+)/g)].map((m) => m[1])),
+    );
+    expect(paths.size).toBeGreaterThan(40);
+    expect([...paths].filter((path) => !declared(path.split('.')))).toEqual([]);
   });
 });
 
