@@ -67,21 +67,27 @@ app.kubernetes.io/component: {{ index . 1 }}
 {{- end }}
 
 {{/*
-The admin token: the value given, else the one already stored in the release's Secret (so upgrades
-keep it), else a new random one.
+A value of the chart's Secret under `key`: `value` when given, else the one already stored in the
+release's Secret (so upgrades keep it), else a new random one.
+Usage: include "unigate.keptSecret" (dict "root" $ "key" "UNIGATE_ADMIN_TOKEN" "value" .Values.admin.token)
 */}}
-{{- define "unigate.adminToken" -}}
-{{- if .Values.admin.token }}
-{{- if lt (len .Values.admin.token) 16 }}{{ fail "admin.token must be at least 16 characters" }}{{ end }}
-{{- .Values.admin.token }}
+{{- define "unigate.keptSecret" -}}
+{{- if .value }}
+{{- .value }}
 {{- else }}
-{{- $existing := lookup "v1" "Secret" .Release.Namespace (include "unigate.secretName" .) }}
-{{- if and $existing $existing.data (hasKey $existing.data "UNIGATE_ADMIN_TOKEN") }}
-{{- index $existing.data "UNIGATE_ADMIN_TOKEN" | b64dec }}
+{{- $existing := lookup "v1" "Secret" .root.Release.Namespace (include "unigate.secretName" .root) }}
+{{- if and $existing $existing.data (hasKey $existing.data .key) }}
+{{- index $existing.data .key | b64dec }}
 {{- else }}
 {{- randAlphaNum 40 }}
 {{- end }}
 {{- end }}
+{{- end }}
+
+{{/* The admin token, kept or generated (unigate.keptSecret); one given must have 16 characters. */}}
+{{- define "unigate.adminToken" -}}
+{{- if and .Values.admin.token (lt (len .Values.admin.token) 16) }}{{ fail "admin.token must be at least 16 characters" }}{{ end }}
+{{- include "unigate.keptSecret" (dict "root" . "key" "UNIGATE_ADMIN_TOKEN" "value" .Values.admin.token) }}
 {{- end }}
 
 {{/*
@@ -92,38 +98,30 @@ Whether the services get UNIGATE_METRICS_TOKEN: one is given, or the ServiceMoni
 {{- end }}
 
 {{/*
-The metrics token the chart's Secret holds: the value given, else the one already stored (so
-upgrades keep it, as the admin token's), else a new random one.
+Where a credential is: the user's existingSecret (under existingSecretKey, default `key`) when set,
+else the chart's Secret under `key`. The name/key pair of a secretKeyRef, or of a ServiceMonitor's
+credentials.
+Usage: include "unigate.secretKeyRef" (dict "root" $ "key" "UNIGATE_METRICS_TOKEN" "from" .Values.metrics)
 */}}
-{{- define "unigate.metricsToken" -}}
-{{- if .Values.metrics.token }}
-{{- .Values.metrics.token }}
-{{- else }}
-{{- $existing := lookup "v1" "Secret" .Release.Namespace (include "unigate.secretName" .) }}
-{{- if and $existing $existing.data (hasKey $existing.data "UNIGATE_METRICS_TOKEN") }}
-{{- index $existing.data "UNIGATE_METRICS_TOKEN" | b64dec }}
-{{- else }}
-{{- randAlphaNum 40 }}
-{{- end }}
+{{- define "unigate.secretKeyRef" -}}
+{{- if .from.existingSecret -}}
+name: {{ .from.existingSecret }}
+key: {{ .from.existingSecretKey | default .key }}
+{{- else -}}
+name: {{ include "unigate.secretName" .root }}
+key: {{ .key }}
 {{- end }}
 {{- end }}
 
 {{/*
-One env var read from a Secret: the user's existingSecret when set, else the chart's Secret.
+One env var read from a Secret (unigate.secretKeyRef); `key` defaults to the variable's name.
 Usage: include "unigate.secretEnv" (dict "root" $ "name" "DATABASE_URL" "from" .Values.postgres "optional" false)
 */}}
 {{- define "unigate.secretEnv" -}}
-{{- $from := .from -}}
 - name: {{ .name }}
   valueFrom:
     secretKeyRef:
-      {{- if $from.existingSecret }}
-      name: {{ $from.existingSecret }}
-      key: {{ $from.existingSecretKey | default .name }}
-      {{- else }}
-      name: {{ include "unigate.secretName" .root }}
-      key: {{ .name }}
-      {{- end }}
+      {{- include "unigate.secretKeyRef" (dict "root" .root "key" (.key | default .name) "from" .from) | nindent 6 }}
       {{- if .optional }}
       optional: true
       {{- end }}
