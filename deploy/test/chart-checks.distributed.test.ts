@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startDistributed, waitFor, type Stack } from '@unigate/testing';
 import { stringify } from 'yaml';
-import { CHART, PROMETHEUS, ROOT, ensureHelm, parseYamlStream, run, type Manifest } from './support';
+import { CHART, NAMESPACE, PROMETHEUS, RELEASE, ROOT, ensureHelm, renderChart, run, type Manifest } from './support';
 
-const NAMESPACE = 'gw';
-const RELEASE = 'rel-unigate';
+/** The release's full name: its Services' (and so its jobs') prefix. */
+const FULLNAME = `${RELEASE}-unigate`;
 const PROCESSES = ['edge', 'chat', 'billing', 'catalog', 'media', 'video'];
 /** What Grafana puts for $__rate_interval at a 1 s scrape: a window that holds several scrapes. */
 const RATE_INTERVAL = '15s';
@@ -44,15 +44,15 @@ const query = async (expr: string): Promise<Array<{ metric: Record<string, strin
 
 /** A dashboard expression with Grafana's variables as they are for this release. */
 const resolved = (expr: string) =>
-  expr.replaceAll('$namespace', NAMESPACE).replaceAll('$release', RELEASE).replaceAll('$__rate_interval', RATE_INTERVAL);
+  expr.replaceAll('$namespace', NAMESPACE).replaceAll('$release', FULLNAME).replaceAll('$__rate_interval', RATE_INTERVAL);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'unigate-monitoring-'));
   const [helm, started] = await Promise.all([ensureHelm(), startDistributed()]);
   stack = started;
-  const rendered = await run(helm, ['template', 'rel', CHART, '--namespace', NAMESPACE, '--set', 'metrics.prometheusRule.enabled=true']);
-  if (rendered.code !== 0) throw new Error(rendered.stderr);
-  const rules = parseYamlStream(rendered.stdout).find((o: Manifest) => o.kind === 'PrometheusRule')!;
+  const rules = (await renderChart(helm, '--set', 'metrics.prometheusRule.enabled=true')).find(
+    (o: Manifest) => o.kind === 'PrometheusRule',
+  )!;
   writeFileSync(join(dir, 'rules.yaml'), stringify({ groups: rules.spec.groups }));
   writeFileSync(
     join(dir, 'prometheus.yml'),
@@ -61,7 +61,7 @@ beforeAll(async () => {
       rule_files: [join(dir, 'rules.yaml')],
       // As the Prometheus Operator scrapes the chart's ServiceMonitor: the edge's /metrics with the token.
       scrape_configs: PROCESSES.map((p) => ({
-        job_name: `${RELEASE}-${p}`,
+        job_name: `${FULLNAME}-${p}`,
         ...(p === 'edge' && { authorization: { credentials: stack.adminToken } }),
         static_configs: [{ targets: [new URL(stack.originOf(p)).host], labels: { namespace: NAMESPACE, pod: `${p}-0` } }],
       })),
@@ -145,7 +145,7 @@ it('every panel of the dashboard shows series of a deployment that served traffi
   expect(await labelValues(variable('namespace').definition!)).toEqual([NAMESPACE]);
   const jobs = await labelValues(variable('release').definition!);
   const pattern = new RegExp(variable('release').regex!.slice(1, -1));
-  expect(jobs.flatMap((job) => pattern.exec(job)?.slice(1) ?? [])).toEqual([RELEASE]);
+  expect(jobs.flatMap((job) => pattern.exec(job)?.slice(1) ?? [])).toEqual([FULLNAME]);
 });
 
 it("evaluates every alerting rule of the chart on the deployment's series without error, firing none on a healthy one", async () => {

@@ -11,18 +11,13 @@ import { parseCatalogConfig } from '@unigate/catalog';
 import { SERVICE_MALLOC_MMAP_THRESHOLD, SERVICE_NODE_OPTIONS } from '@unigate/testing';
 import { metricsRegistry } from '@unigate/platform';
 import { stringify } from 'yaml';
-import { CHART, PROMTOOL, ROOT, SERVICES, WORKLOADS, ensureHelm, parseYamlStream, run, type Manifest } from './support';
+import { CHART, PROMTOOL, RELEASE, ROOT, SERVICES, WORKLOADS, ensureHelm, renderChart, run, type Manifest } from './support';
 
 const EXTERNAL_VALUES = join(CHART, 'ci', 'external-infra-values.yaml');
-const RELEASE = 'rel';
 const name = (workload: string) => `${RELEASE}-unigate-${workload}`;
 let helm: string;
 
-async function render(...args: string[]): Promise<Manifest[]> {
-  const result = await run(helm, ['template', RELEASE, CHART, '--namespace', 'gw', ...args]);
-  if (result.code !== 0) throw new Error(`helm template failed:\n${result.stderr}`);
-  return parseYamlStream(result.stdout);
-}
+const render = (...args: string[]) => renderChart(helm, ...args);
 
 const find = (objects: Manifest[], kind: string, objectName: string) =>
   objects.find((o) => o.kind === kind && o.metadata?.name === objectName);

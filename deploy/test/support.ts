@@ -44,6 +44,17 @@ export async function ensureHelm(): Promise<string> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Manifest = Record<string, any>;
 
+/** The release and namespace the deploy tests render the chart as. */
+export const RELEASE = 'rel';
+export const NAMESPACE = 'gw';
+
+/** `helm template` of the chart with `args` (values), parsed; a failed render throws its stderr. */
+export async function renderChart(helm: string, ...args: string[]): Promise<Manifest[]> {
+  const result = await run(helm, ['template', RELEASE, CHART, '--namespace', NAMESPACE, ...args]);
+  if (result.code !== 0) throw new Error(`helm template failed:\n${result.stderr}`);
+  return parseYamlStream(result.stdout);
+}
+
 export function parseYamlStream(text: string): Manifest[] {
   return parseAllDocuments(text)
     .map((doc) => {
