@@ -268,7 +268,7 @@ describe.each(stores)('%s', (_name, makeStore) => {
   });
 
   it('keeps the hold of a call still running past its TTL, so its money cannot be spent again; once the call is over it expires', async () => {
-    const l = await store.open({ holdKeepAliveMs: 250 });
+    const l = await store.open({ leaseTtlMs: 750 }); // keep-alives every 250 ms
     const acct = account(1_000);
     const running = await l.admit({ principal: key({}, randomUUID(), acct), request_id: req(), amount_micros: 1_000, ttl_seconds: 1 });
     await new Promise((r) => setTimeout(r, 2_500)); // two and a half TTLs
@@ -276,6 +276,37 @@ describe.each(stores)('%s', (_name, makeStore) => {
     await running.finish();
     await new Promise((r) => setTimeout(r, 1_100));
     await expect(acquire(l, key({}, randomUUID(), acct), 1_000)).resolves.toMatchObject({ holdId: expect.any(String) });
+  });
+
+  it("a running call's hold lives one lease TTL past its process's last keep-alive: a dead process's money comes back within it", async () => {
+    const dying = await store.open({ leaseTtlMs: 900 });
+    const survivor = await store.replica(dying, { leaseTtlMs: 900 });
+    const acct = account(1_000);
+    await dying.admit({ principal: key({}, randomUUID(), acct), request_id: req(), amount_micros: 1_000 });
+    await new Promise((r) => setTimeout(r, 2_000)); // over two lease TTLs: kept alive while its process lives
+    await expect(acquire(survivor, key({}, randomUUID(), acct), 1)).rejects.toMatchObject({ status: 402 });
+    await dying.close(); // keep-alives stop, as when the process crashes
+    const diedAt = performance.now();
+    await waitFor(
+      "the dead process's hold to come back",
+      () =>
+        acquire(survivor, key({}, randomUUID(), acct), 1_000).then(
+          () => true,
+          () => false,
+        ),
+      10_000,
+      50,
+    );
+    expect(performance.now() - diedAt).toBeLessThan(5_000); // not the 10 minutes a finished call's hold waits
+  });
+
+  it("a finished call's hold waits for billing its whole TTL (10 minutes), not a lease TTL", async () => {
+    const l = await store.open({ leaseTtlMs: 600 });
+    const acct = account(1_000);
+    const done = await l.admit({ principal: key({}, randomUUID(), acct), request_id: req(), amount_micros: 1_000 });
+    await done.finish();
+    await new Promise((r) => setTimeout(r, 1_500)); // two and a half lease TTLs
+    await expect(acquire(l, key({}, randomUUID(), acct), 1)).rejects.toMatchObject({ status: 402 });
   });
 
   it("a finished call's hold shrinks to its cost: the rest is available at once; it never grows, and 0 gives it all back", async () => {

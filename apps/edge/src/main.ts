@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { GrpcBillingClient } from './clients/grpc-billing.client';
 import { CatalogReplica } from './catalog/catalog-replica';
 import { createEdgeApp, drainEdgeApp } from './create-edge-app';
-import { connectRedisForReservations, RedisReservations, redisKeyPrefixEnv } from '@unigate/billing/reservations';
+import { connectRedisForReservations, leaseTtlEnv, RedisReservations, redisKeyPrefixEnv } from '@unigate/billing/reservations';
 import { RedisWebStore } from './web/web-store';
 
 const env = z.object({
@@ -36,6 +36,7 @@ const env = z.object({
     .string({ error: 'REDIS_URL must be set on the edge (redis://host:port): rate and concurrency limits live there' })
     .regex(/^rediss?:\/\/\S+$/, 'REDIS_URL must be a redis:// or rediss:// URL'),
   UNIGATE_REDIS_KEY_PREFIX: redisKeyPrefixEnv,
+  UNIGATE_LEASE_TTL_MS: leaseTtlEnv,
   UNIGATE_ADMIN_TOKEN: z.string().min(16, 'UNIGATE_ADMIN_TOKEN must be set (at least 16 characters) on the edge'),
 });
 
@@ -55,6 +56,7 @@ async function main() {
   const reservations = new RedisReservations(connectRedisForReservations(e.REDIS_URL, logger, 'unigate-edge'), {
     logger,
     keyPrefix: e.UNIGATE_REDIS_KEY_PREFIX,
+    leaseTtlMs: e.UNIGATE_LEASE_TTL_MS,
     load: (accountId) => billing.accountMoney(accountId),
   });
   // Dashboard sessions and log-in throttles, seen by every replica (its own connection: the

@@ -19,6 +19,7 @@ import { startDistributed } from './support/stacks';
 import { Admin, eventually } from './support/admin';
 import { useStack } from './support/use-stack';
 import {
+  CLIENTS,
   load,
   loadThroughCrash,
   MAX_HOLD_USD,
@@ -28,6 +29,9 @@ import {
   simFaults,
   withinLossWindow,
 } from './support/fault-load';
+
+/** What a dead edge held comes back this long after (UNIGATE_LEASE_TTL_MS; a minute by default). */
+const LEASE_TTL_MS = 3_000;
 
 /** A Redis of this suite's own (it is restarted), with nothing kept on disk. */
 class PrivateRedis {
@@ -73,7 +77,7 @@ useStack(
     redis = new PrivateRedis(await freePort());
     await redis.start();
     broker = await startKafkaTestBroker();
-    return startDistributed({}, { redisUrl: redis.url, kafkaBrokers: broker.brokers });
+    return startDistributed({ UNIGATE_LEASE_TTL_MS: String(LEASE_TTL_MS) }, { redisUrl: redis.url, kafkaBrokers: broker.brokers });
   },
   (s) => {
     stack = s;
@@ -103,23 +107,28 @@ it('upstream latency, 429s, 5xx and cut streams under load: every full answer bi
 }, 120_000);
 
 it.each(['billing', 'chat', 'edge'])(
-  'kill -9 of %s mid-load, then a restart: the invariants hold',
+  'kill -9 of %s mid-load, then a restart: the invariants hold, and the key has its concurrency back',
   async (label) => {
-    const { accountId, key } = await admin.fundedKey(50);
+    // As many slots as clients: a slot the killed process kept would refuse one of them afterwards.
+    const { accountId, key } = await admin.fundedKey(50, { max_concurrency: CLIENTS });
     const { outcomes, killedAt } = await loadThroughCrash(stack, key, label, { beforeMs: 1_500, afterMs: 1_500 });
     expect(outcomes.filter((o) => o.complete).length).toBeGreaterThan(10);
     // Chat: an answer out of the door within the linger before the kill may be unbilled (docs/reliability.md).
     const { unbilled, ledger } = await settledInvariants(admin, accountId, 50, outcomes, {
       unbilledAllowed: (o) => label === 'chat' && withinLossWindow(killedAt)(o),
       killedAt,
-      // A killed edge cannot give back the holds of the requests it was serving: they are freed by
-      // their expiry (10 minutes) unless the request produced usage. At most one per client. A
-      // killed chat leaves the hold of an answer whose usage it had not yet published (below).
-      orphanedHoldsUsd: label === 'billing' ? 0 : 6 * MAX_HOLD_USD,
+      // A killed edge's running requests: chat, cut off, records what each produced and billing settles
+      // it; a hold not yet handed to chat comes back one lease TTL after the kill. A killed chat leaves
+      // the hold of an answer whose usage it had not yet published (below): that call ended, so its
+      // hold waits for billing (10 minutes).
+      orphanedHoldsUsd: label === 'chat' ? CLIENTS * MAX_HOLD_USD : 0,
     });
     // Chat: only the answers that went unbilled keep their holds (till expiry); every other hold is back.
     if (label === 'chat') expect(ledger.reservedUsd).toBeLessThanOrEqual(unbilled.length * MAX_HOLD_USD);
     reportUnbilled(label, unbilled, killedAt);
+    // Every slot is back (a killed edge's after one lease TTL): as many requests at once as the limit.
+    const statuses = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => oneRequest(stack, key, i).then((o) => o.status)));
+    expect(statuses).toEqual(Array(CLIENTS).fill(200));
   },
   180_000,
 );

@@ -12,6 +12,7 @@ export {
   connectRedisForReservations,
   DEFAULT_KEY_PREFIX,
   redisKeyPrefixEnv,
+  leaseTtlEnv,
   type RedisReservationOptions,
   type RedisAccountMoney,
 } from './redis-reservations';

@@ -5,7 +5,8 @@
 import { GatewayError, type KeyPrincipal } from '@unigate/contracts';
 import { MemoryMoney } from './memory-money';
 import { MemoryReservations, type MemoryReservationOptions } from './memory-reservations';
-import { holdTtlMs, MAX_HOLD_TTL_SECONDS } from './reservations';
+import { leaseTtlEnv } from './redis-reservations';
+import { DEFAULT_LEASE_TTL_MS, holdLife, MAX_HOLD_TTL_SECONDS } from './reservations';
 
 const key = (rpm: number | null, concurrency: number | null = null): KeyPrincipal => ({
   key_id: 'k1',
@@ -73,10 +74,18 @@ describe('MemoryReservations window', () => {
 });
 
 describe('hold lifetimes', () => {
-  it('default to ten minutes, follow what the caller asks, and are capped at a week', () => {
-    expect(holdTtlMs(undefined)).toBe(600_000);
-    expect(holdTtlMs(3_600)).toBe(3_600_000);
-    expect(holdTtlMs(10 ** 9)).toBe(MAX_HOLD_TTL_SECONDS * 1000);
+  it('default to a lease TTL while the call runs and ten minutes after; a TTL asked for holds throughout, capped at a week', () => {
+    expect(holdLife(undefined, DEFAULT_LEASE_TTL_MS)).toEqual({ runningMs: 60_000, endedMs: 600_000 });
+    expect(holdLife(undefined, 3_600_000)).toEqual({ runningMs: 600_000, endedMs: 600_000 });
+    expect(holdLife(3_600, 60_000)).toEqual({ runningMs: 3_600_000, endedMs: 3_600_000 });
+    expect(holdLife(10 ** 9, 60_000)).toEqual({ runningMs: MAX_HOLD_TTL_SECONDS * 1000, endedMs: MAX_HOLD_TTL_SECONDS * 1000 });
     expect(MAX_HOLD_TTL_SECONDS).toBe(7 * 24 * 3600);
+  });
+
+  it('UNIGATE_LEASE_TTL_MS: blank is the default, out of 1000–600000 or not whole is refused', () => {
+    expect(leaseTtlEnv.parse(undefined)).toBeUndefined();
+    expect(leaseTtlEnv.parse(' ')).toBeUndefined();
+    expect(leaseTtlEnv.parse('3000')).toBe(3_000);
+    for (const bad of ['999', '600001', '1.5e3x', '2500.5']) expect(leaseTtlEnv.safeParse(bad).success).toBe(false);
   });
 });

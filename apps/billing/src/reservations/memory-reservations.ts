@@ -10,11 +10,11 @@ import type { MemoryMoney } from './memory-money';
 import { RunningHolds } from './running-holds';
 import {
   concurrencyExceeded,
-  DEFAULT_HOLD_KEEPALIVE_MS,
   DEFAULT_LEASE_TTL_MS,
   DEFAULT_WINDOW_MS,
   holdIdOf,
-  holdTtlMs,
+  holdLife,
+  keepAliveEvery,
   leaseIdFor,
   limitOf,
   NOTHING_TO_GIVE_BACK,
@@ -67,7 +67,7 @@ export class MemoryReservations implements Reservations {
         const now = this.now();
         for (const h of holds) this.money.peek(h.accountId)?.extend(h.holdId, now + h.ttlMs, now);
       },
-      opts.holdKeepAliveMs ?? DEFAULT_HOLD_KEEPALIVE_MS,
+      keepAliveEvery(this.ttlMs),
       opts.logger,
     );
   }
@@ -90,15 +90,24 @@ export class MemoryReservations implements Reservations {
       throw rateExceeded(rpm, state.admitted[state.admitted.length - rpm] + this.windowMs - now);
     }
     if (state && max > 0 && state.slots.size >= max) throw concurrencyExceeded(max);
-    const ttlMs = holdTtlMs(req.ttl_seconds);
-    if (account && !account.hold(requestId, amount, now + ttlMs, now)) {
+    const life = holdLife(req.ttl_seconds, this.ttlMs);
+    if (account && !account.hold(requestId, amount, now + life.runningMs, now)) {
       throw errors.insufficientBalance(amount, account.available(now));
     }
 
     if (state && rpm > 0) state.admitted.push(now);
     const release = state && max > 0 ? this.lease(state, principal.key_id, requestId, now) : NOTHING_TO_GIVE_BACK;
     const holdId = holdIdOf(req);
-    const ended = account && holdId ? this.running.add({ accountId: account.id, holdId, ttlMs }) : undefined;
+    // The call's end gives its hold the rest of its life at once: in memory that is a map lookup (a
+    // settled hold is gone already), with nothing to batch.
+    const kept = account && holdId ? this.running.add({ accountId: account.id, holdId, ttlMs: life.runningMs }) : undefined;
+    const ended = kept
+      ? () => {
+          kept();
+          const t = this.now();
+          account?.extend(requestId, t + life.endedMs, t);
+        }
+      : undefined;
     return {
       holdId,
       refund: once(() => account?.drop(requestId)),

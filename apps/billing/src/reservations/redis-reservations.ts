@@ -9,19 +9,20 @@
  * `<prefix>{a:<account>}:k:<key>:rate|slots`.
  */
 import { errors, type KeyPrincipal } from '@unigate/contracts';
-import type { Logger } from '@unigate/platform';
+import { wholeNumber, type Logger } from '@unigate/platform';
 import type Redis from 'ioredis';
 import { z } from 'zod';
 import { HeartbeatLease } from './heartbeat-lease';
 import { ADMIT_LUA, APPLY_LUA, EXTEND_HOLDS_LUA, READ_LUA, REFRESH_LUA, SHRINK_LUA } from './redis-reservation-scripts';
-import { RunningHolds, type RunningHold } from './running-holds';
+import { RunningHolds, type HoldExtension } from './running-holds';
 import {
   concurrencyExceeded,
-  DEFAULT_HOLD_KEEPALIVE_MS,
+  DEFAULT_HOLD_TTL_MS,
   DEFAULT_LEASE_TTL_MS,
   DEFAULT_WINDOW_MS,
   holdIdOf,
-  holdTtlMs,
+  holdLife,
+  keepAliveEvery,
   leaseIdFor,
   limitOf,
   NOTHING_ADMITTED,
@@ -66,6 +67,9 @@ const SHRINK_COMMAND = 'unigateShrink';
  */
 const SENT_AT_ONCE = [ADMIT_COMMAND, RELEASE_COMMAND, SHRINK_COMMAND, 'zrem'];
 
+/** Holds pushed out by one script at most (a few hundred µs of Redis). */
+const EXTEND_BATCH = 500;
+
 /** What Redis holds for an account right now. */
 export interface RedisAccountMoney extends AccountMoney {
   reserved_micros: number;
@@ -82,6 +86,18 @@ export const DEFAULT_KEY_PREFIX = 'unigate:';
  * and the dashboard's sessions (billing's reconciliation job then reads only its own copies).
  */
 export const redisKeyPrefixEnv = z.string().min(1).optional();
+
+/**
+ * UNIGATE_LEASE_TTL_MS, on the edge: how long a running request's concurrency slot and hold outlive
+ * the last keep-alive of the edge serving it (default DEFAULT_LEASE_TTL_MS, a minute). An edge that
+ * dies gives them back this long after, at most; a shorter one costs more keep-alives (every third of
+ * it), and a Redis unreachable for two of them lets a long call's slot and hold expire under it.
+ */
+export const leaseTtlEnv = wholeNumber(
+  1_000,
+  DEFAULT_HOLD_TTL_MS,
+  `UNIGATE_LEASE_TTL_MS must be a whole number of milliseconds from 1000 to ${DEFAULT_HOLD_TTL_MS}`,
+);
 
 export interface RedisReservationOptions extends ReservationOptions {
   logger?: Logger;
@@ -115,7 +131,7 @@ export class RedisReservations implements Reservations {
     redis.defineCommand('unigateRefresh', { numberOfKeys: 1, lua: REFRESH_LUA });
     redis.defineCommand('unigateExtendHolds', { numberOfKeys: 1, lua: EXTEND_HOLDS_LUA });
     this.redis = redis as Redis & Commands;
-    this.running = new RunningHolds((holds) => this.extendHolds(holds), opts.holdKeepAliveMs ?? DEFAULT_HOLD_KEEPALIVE_MS, opts.logger);
+    this.running = new RunningHolds((holds) => this.extendHolds(holds), keepAliveEvery(this.ttlMs), opts.logger);
   }
 
   async admit(req: AdmitRequest): Promise<Admitted> {
@@ -125,9 +141,9 @@ export class RedisReservations implements Reservations {
     if (rpm === 0 && max === 0 && amount <= 0) return NOTHING_ADMITTED;
     const keys = this.keys(principal);
     const leaseId = leaseIdFor(requestId);
-    const holdTtl = holdTtlMs(req.ttl_seconds);
+    const life = holdLife(req.ttl_seconds, this.ttlMs);
     const admit = () =>
-      this.redis.unigateAdmit(...keys, rpm, max, leaseId, this.windowMs, this.ttlMs, Math.max(0, amount), requestId, holdTtl);
+      this.redis.unigateAdmit(...keys, rpm, max, leaseId, this.windowMs, this.ttlMs, Math.max(0, amount), requestId, life.runningMs);
     const run = () =>
       admit().catch((err: unknown) => {
         this.undoAdmission(keys, leaseId, holdIdOf(req), rpm, max);
@@ -152,7 +168,9 @@ export class RedisReservations implements Reservations {
     const release = max > 0 ? this.lease(keys[1], leaseId, principal, requestId) : NOTHING_TO_GIVE_BACK;
     const holdId = holdIdOf(req);
     const shrinks = shrinkPaysOff(detail, amount);
-    const ended = holdId ? this.running.add({ accountId: principal.account_id, holdId, ttlMs: holdTtl }) : undefined;
+    const ended = holdId
+      ? this.running.add({ accountId: principal.account_id, holdId, ttlMs: life.runningMs, endedTtlMs: life.endedMs })
+      : undefined;
     return {
       holdId,
       // Fire and forget: the answer does not wait for Redis, and a hold or slot that cannot be given
@@ -236,15 +254,25 @@ export class RedisReservations implements Reservations {
     this.redis.disconnect();
   }
 
-  /** One script per account (its holds carry its hash tag), all sent at once. */
-  private async extendHolds(holds: RunningHold[]): Promise<void> {
+  /**
+   * One script per account (its holds carry its hash tag) and per EXTEND_BATCH of its holds, all sent
+   * at once: a sweep carries every call that ended since the last one, mostly settled already, and
+   * one script must not hold Redis up for long.
+   */
+  private async extendHolds(holds: HoldExtension[]): Promise<void> {
     const byAccount = new Map<string, Array<string | number>>();
     for (const h of holds) {
       let args = byAccount.get(h.accountId);
       if (!args) byAccount.set(h.accountId, (args = []));
       args.push(h.holdId, h.ttlMs);
     }
-    await Promise.all([...byAccount].map(([accountId, args]) => this.redis.unigateExtendHolds(this.accountKeys(accountId)[3], ...args)));
+    const calls: Array<Promise<number>> = [];
+    for (const [accountId, args] of byAccount) {
+      const key = this.accountKeys(accountId)[3];
+      for (let i = 0; i < args.length; i += 2 * EXTEND_BATCH)
+        calls.push(this.redis.unigateExtendHolds(key, ...args.slice(i, i + 2 * EXTEND_BATCH)));
+    }
+    await Promise.all(calls);
   }
 
   private async load(accountId: string): Promise<AccountMoney> {
@@ -294,7 +322,7 @@ export class RedisReservations implements Reservations {
   /**
    * An admission that timed out here (Redis hung, its connection still open) still runs once Redis
    * catches up, and its hold, slot and rate entry would outlive the 503 its caller got until their TTLs
-   * (10 and 5 minutes: a key with max_concurrency locked out, money reserved for nothing; QA probe,
+   * (a lease TTL, a minute: a key with max_concurrency locked out, money reserved for nothing; QA probe,
    * 2026-12-01). Dropping them is sent after it on the same connection, so Redis runs it after the
    * admission; where nothing was recorded it changes nothing. The edge admits a request id once, so
    * no other admission is undone.

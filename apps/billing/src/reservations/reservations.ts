@@ -16,7 +16,11 @@ export interface AdmitRequest {
   request_id: string;
   /** The worst-case cost to reserve; 0 reserves nothing (limits only). */
   amount_micros: number;
-  /** How long the hold lives unless settled or refunded (default DEFAULT_HOLD_TTL_MS). */
+  /**
+   * For money held for work that outlives the call (a video task, which another service carries on):
+   * the hold is placed for this long at once and survives the process that placed it. Without it the
+   * hold follows holdLife's default: a lease TTL while its call runs, DEFAULT_HOLD_TTL_MS after.
+   */
   ttl_seconds?: number;
 }
 
@@ -61,10 +65,12 @@ export type AccountMoneyLoader = (accountId: string) => Promise<AccountMoney | n
 export interface ReservationOptions {
   /** Length of the sliding rate window in ms: 60 000, since the limit is per minute. Tests shorten it. */
   windowMs?: number;
-  /** How long a concurrency slot lives without a heartbeat; holders refresh it every third of this. */
+  /**
+   * How long a running call's concurrency slot and hold live without a keep-alive from the process
+   * serving it (default DEFAULT_LEASE_TTL_MS; UNIGATE_LEASE_TTL_MS on the edge): what a process that
+   * died held comes back this long after, at most. Keep-alives go every third of it.
+   */
   leaseTtlMs?: number;
-  /** How often the holds of calls still running are pushed out by their TTL (running-holds.ts). Tests shorten it. */
-  holdKeepAliveMs?: number;
 }
 
 export const DEFAULT_WINDOW_MS = 60_000;
@@ -77,11 +83,12 @@ const nextLease = processIds(6);
 export function leaseIdFor(requestId: string): string {
   return `${requestId}.${nextLease()}`;
 }
-export const DEFAULT_LEASE_TTL_MS = 5 * 60_000;
-/** An unsettled hold keeps its money reserved this long, then the money returns (a dead owner's hold). */
+export const DEFAULT_LEASE_TTL_MS = 60_000;
+/**
+ * A finished call's hold keeps its money reserved this long for billing to settle it from the usage
+ * event (a lagging billing must not see it spent twice), then the money returns.
+ */
 export const DEFAULT_HOLD_TTL_MS = 10 * 60_000;
-/** Running calls' holds are pushed out this often: a third of the default TTL, so none expires under its call. */
-export const DEFAULT_HOLD_KEEPALIVE_MS = DEFAULT_HOLD_TTL_MS / 3;
 /** The longest hold a caller may ask for (a video task that runs for hours still settles inside it). */
 export const MAX_HOLD_TTL_SECONDS = 7 * 24 * 3600;
 /** Nobody can say when an in-flight request will end; one second is a polite retry hint. */
@@ -100,9 +107,28 @@ export function shrinkPaysOff(leftAfterHold: number, amount: number): boolean {
   return leftAfterHold < 0 || leftAfterHold < amount * SHRINK_BELOW_WORST_CASES;
 }
 
-export function holdTtlMs(ttlSeconds: number | undefined): number {
-  if (!ttlSeconds) return DEFAULT_HOLD_TTL_MS;
-  return Math.min(Math.max(1, Math.floor(ttlSeconds)), MAX_HOLD_TTL_SECONDS) * 1000;
+export interface HoldLife {
+  /** The hold's TTL when placed, and how far each keep-alive pushes it out while its call runs. */
+  runningMs: number;
+  /** What it gets once its call ended, awaiting settlement (running-holds.ts). */
+  endedMs: number;
+}
+
+/**
+ * How a hold lives. By default its call's process keeps it alive: a lease TTL while the call runs, so
+ * that a process that dies gives its calls' money back within that, then DEFAULT_HOLD_TTL_MS for
+ * billing to settle it. A hold asked for `ttlSeconds` (work that outlives the call) has that from the
+ * start, whatever becomes of the process.
+ */
+export function holdLife(ttlSeconds: number | undefined, leaseTtlMs: number): HoldLife {
+  if (!ttlSeconds) return { runningMs: Math.min(leaseTtlMs, DEFAULT_HOLD_TTL_MS), endedMs: DEFAULT_HOLD_TTL_MS };
+  const ms = Math.min(Math.max(1, Math.floor(ttlSeconds)), MAX_HOLD_TTL_SECONDS) * 1000;
+  return { runningMs: ms, endedMs: ms };
+}
+
+/** Keep-alives (slot heartbeats, the running holds' sweep) go every third of the lease TTL: two may fail. */
+export function keepAliveEvery(leaseTtlMs: number): number {
+  return Math.max(1, Math.floor(leaseTtlMs / 3));
 }
 
 /** null, undefined or non-positive → 0, "no limit". */

@@ -1,4 +1,4 @@
-import { RunningHolds, type RunningHold } from './running-holds';
+import { RunningHolds, type HoldExtension, type RunningHold } from './running-holds';
 
 describe('RunningHolds', () => {
   beforeEach(() => jest.useFakeTimers());
@@ -49,5 +49,25 @@ describe('RunningHolds', () => {
     await jest.advanceTimersByTimeAsync(100);
     running.close();
     expect(swept).toEqual([['same']]);
+  });
+
+  it('gives a hold whose call ended its ended TTL at the next sweep, once, and again after a sweep that failed', async () => {
+    const swept: string[][] = [];
+    let fail = false;
+    const running = new RunningHolds(async (holds: HoldExtension[]) => {
+      if (fail) throw new Error('redis away');
+      swept.push(holds.map((h) => `${h.holdId}:${h.ttlMs}`));
+    }, 100);
+    const endSettling = running.add({ ...hold('settling'), endedTtlMs: 600_000 });
+    const endVideo = running.add({ ...hold('video'), endedTtlMs: 1_000 }); // no longer than while running: nothing to do
+    running.add(hold('still'));
+    endSettling();
+    endVideo();
+    fail = true;
+    await jest.advanceTimersByTimeAsync(100);
+    fail = false;
+    await jest.advanceTimersByTimeAsync(200);
+    running.close();
+    expect(swept).toEqual([['still:1000', 'settling:600000'], ['still:1000']]);
   });
 });

@@ -1,27 +1,35 @@
 /**
- * The holds of calls still running in this process, kept alive. A hold expires its TTL (10 minutes by
- * default) after it was placed unless it is settled, so that the money of a process that died comes
- * back. A call may run longer than that (a long stream; a whole answer may take 10 minutes to begin),
- * and its hold must not expire under it: the account could then spend the same money again. So every
- * `everyMs` (a third of the default TTL) the holds of the calls running here are pushed out by their
- * TTL, in one sweep for all of them rather than a timer per call. A process that dies stops pushing,
- * and its holds expire as before.
+ * The holds of calls still running in this process, kept alive. A running call's hold is placed for
+ * one lease TTL (a minute by default) and pushed out by that much every third of it, in one sweep for
+ * all of them rather than a timer per call: a call may run for many minutes (a long stream; a whole
+ * answer may take 10 minutes to begin) and its hold must not expire under it, or the account could
+ * spend the same money again. A process that dies stops pushing, and its holds come back one lease TTL
+ * later at most. When a call ends its hold waits for billing to settle it: it is queued with its full
+ * TTL (10 minutes by default) and the next sweep gives it that, so that a billing that lags does not
+ * see the money spent twice.
  */
 import type { Logger } from '@unigate/platform';
 
-export interface RunningHold {
+/** A hold to push out to now + `ttlMs` (a hold already settled, refunded or expired stays gone). */
+export interface HoldExtension {
   accountId: string;
   holdId: string;
   ttlMs: number;
 }
 
+export interface RunningHold extends HoldExtension {
+  /** What the hold gets once its call ended (awaiting settlement); nothing when it is no longer than `ttlMs`. */
+  endedTtlMs?: number;
+}
+
 export class RunningHolds {
   private readonly running = new Map<string, RunningHold>();
+  private ended: HoldExtension[] = [];
   private readonly timer: NodeJS.Timeout;
 
-  /** `extend` pushes each live hold's expiry out to now + its TTL (a hold already gone stays gone). */
+  /** `extend` pushes each live hold's expiry out to now + its TTL, never in. */
   constructor(
-    private readonly extend: (holds: RunningHold[]) => Promise<void>,
+    private readonly extend: (holds: HoldExtension[]) => Promise<void>,
     everyMs: number,
     private readonly logger?: Logger,
   ) {
@@ -33,7 +41,11 @@ export class RunningHolds {
   add(hold: RunningHold): () => void {
     this.running.set(hold.holdId, hold);
     return () => {
-      if (this.running.get(hold.holdId) === hold) this.running.delete(hold.holdId);
+      if (this.running.get(hold.holdId) !== hold) return;
+      this.running.delete(hold.holdId);
+      if (hold.endedTtlMs !== undefined && hold.endedTtlMs > hold.ttlMs) {
+        this.ended.push({ accountId: hold.accountId, holdId: hold.holdId, ttlMs: hold.endedTtlMs });
+      }
     };
   }
 
@@ -42,10 +54,14 @@ export class RunningHolds {
   }
 
   private async sweep(): Promise<void> {
-    if (this.running.size === 0) return;
-    await this.extend([...this.running.values()]).catch((err: unknown) =>
-      // Tried again next sweep; a hold that expires meanwhile returns its money as a dead owner's would.
-      this.logger?.warn({ holds: this.running.size, err: String(err) }, 'running holds could not be kept alive'),
-    );
+    const ended = this.ended;
+    if (this.running.size === 0 && ended.length === 0) return;
+    this.ended = [];
+    await this.extend([...this.running.values(), ...ended]).catch((err: unknown) => {
+      // Tried again next sweep, two before the lease TTL runs out; a hold that expires meanwhile
+      // returns its money as a dead owner's would.
+      this.ended = ended.concat(this.ended);
+      this.logger?.warn({ holds: this.running.size + ended.length, err: String(err) }, 'running holds could not be kept alive');
+    });
   }
 }

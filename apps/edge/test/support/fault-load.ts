@@ -13,6 +13,8 @@ const MAX_REQUESTS = 800;
 export const MODELS = ['sigma-sonnet-4-6', 'gamma-2.5-flash', 'omega-k3'];
 /** Upper bound of the chat loss window the test accepts (documented: linger 5 ms + client-side slack). */
 export const LOSS_WINDOW_MS = 50;
+/** Clients of a load through a crash, sending back to back. */
+export const CLIENTS = 6;
 /** Above the worst case of one request of this load (12 output tokens on the dearest model). */
 export const MAX_HOLD_USD = 0.001;
 
@@ -116,7 +118,7 @@ export async function loadThroughCrash(
   const outcomes = await load(
     stack,
     key,
-    6,
+    CLIENTS,
     (async () => {
       await new Promise((r) => setTimeout(r, beforeMs));
       killedAt = performance.now();
