@@ -160,10 +160,27 @@ it("evaluates every alerting rule of the chart on the deployment's series withou
     'UnigateTargetDown',
     'UnigateUpstreamFailing',
     'UnigateUsageNotSettled',
+    'UnigateWorkloadMissing',
   ]);
   for (const rule of rules) expect([rule.name, rule.health, rule.lastError ?? '']).toEqual([rule.name, 'ok', '']);
   // The failure served above is one request in seven, within 'for': pending at most, never firing.
   expect(rules.filter((r) => r.state === 'firing')).toEqual([]);
+  // Every workload is scraped under the job name the rules expect: once an evaluation has seen every
+  // scrape (the first ones may come before them), none is even pending as missing.
+  let missing: unknown;
+  await waitFor(
+    'no workload pending as missing',
+    async () => {
+      const res = await fetch(`${prometheusUrl}/api/v1/alerts`);
+      const alerts = ((await res.json()) as { data: { alerts: Array<{ labels: Record<string, string> }> } }).data.alerts;
+      missing = alerts.filter((a) => a.labels.alertname === 'UnigateWorkloadMissing').map((a) => a.labels.job);
+      return (missing as string[]).length === 0;
+    },
+    10_000,
+    250,
+  ).catch((err: Error) => {
+    throw new Error(`${err.message}: ${JSON.stringify(missing)}`);
+  });
 });
 
 describe("helm test's smoke script", () => {

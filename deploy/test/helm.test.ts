@@ -489,7 +489,7 @@ describe('helm template with alerting rules', () => {
     expect(() => validateSchema(rules)).not.toThrow();
     expect(rules.metadata.labels.release).toBe('kps');
     const checked = await promtool('check', 'rules', join(dir, 'rules.yaml'));
-    expect(checked.stdout + checked.stderr).toMatch(/SUCCESS: 5 rules found/);
+    expect(checked.stdout + checked.stderr).toMatch(/SUCCESS: 6 rules found/);
   });
 
   it('asks only for metrics and labels the processes export, besides the scrape target labels', () => {
@@ -533,6 +533,12 @@ describe('helm template with alerting rules', () => {
           input_series: [
             // A chat pod down from minute 2; another namespace's pod of the same name, and a sibling release, down throughout.
             { series: `up{${chat}}`, values: '1 1 0x20' },
+            // Every other workload up, but media: it has no target here (only another namespace's).
+            ...['billing', 'catalog', 'edge', 'video'].map((w) => ({
+              series: `up{namespace="gw", job="${name(w)}", pod="${w}-1"}`,
+              values: '1x20',
+            })),
+            { series: `up{namespace="other", job="${name('media')}", pod="media-1"}`, values: '1x20' },
             { series: `up{namespace="other", job="${name('chat')}", pod="chat-1"}`, values: '0x20' },
             { series: `up{namespace="gw", job="other-unigate-chat", pod="x"}`, values: '0x20' },
             // The edge: 10% of its API answers 5xx, and its readiness probe failing (not counted).
@@ -570,6 +576,13 @@ describe('helm template with alerting rules', () => {
                 annotations: annotations('UnigateTargetDown', { job: name('chat'), pod: 'chat-1' }),
               },
             ]),
+            alert('UnigateWorkloadMissing', '4m', []),
+            alert('UnigateWorkloadMissing', '6m', [
+              {
+                labels: { severity: 'critical', namespace: 'gw', job: name('media') },
+                annotations: annotations('UnigateWorkloadMissing', { job: name('media'), namespace: 'gw' }),
+              },
+            ]),
             alert('UnigateServerErrors', '9m', []),
             alert('UnigateServerErrors', '12m', [
               { labels: { severity: 'warning' }, annotations: annotations('UnigateServerErrors', { value: '10%' }) },
@@ -597,6 +610,42 @@ describe('helm template with alerting rules', () => {
     const result = await promtool('test', 'rules', join(dir, 'tests.yaml'));
     expect(result.stdout + result.stderr).toMatch(/SUCCESS/);
     expect(result.code).toBe(0);
+  });
+});
+
+describe('helm template with alerting rules tuned', () => {
+  const alerts = 'metrics.prometheusRule.alerts';
+  const renderRules = async (...set: string[]) =>
+    (await render('--set', 'metrics.prometheusRule.enabled=true', ...set.flatMap((v) => ['--set', `${alerts}.${v}`]))).filter(
+      (o) => o.kind === 'PrometheusRule',
+    );
+
+  it("takes each alert's threshold, duration and severity from the values, and leaves out an alert turned off", async () => {
+    const [rules] = await renderRules(
+      ...['UnigateServerErrors.threshold=0.15', 'UnigateServerErrors.for=2m', 'UnigateServerErrors.severity=page'],
+      ...['UnigateUsageNotSettled.threshold=250000', 'UnigateTargetDown.enabled=false'],
+    );
+    const byName = new Map<string, Manifest>(rules.spec.groups[0].rules.map((r: Manifest) => [r.alert, r]));
+    expect([...byName.keys()]).not.toContain('UnigateTargetDown');
+    expect(byName.size).toBe(5);
+    const errors = byName.get('UnigateServerErrors')!;
+    expect([errors.expr.trim().split(' > ').at(-1), errors.for, errors.labels.severity]).toEqual(['0.15', '2m', 'page']);
+    expect(errors.annotations.description).toMatch(/^More than 15% of the edge's API answers are 5xx for 2m\./);
+    const lag = byName.get('UnigateUsageNotSettled')!;
+    expect(lag.expr.endsWith('> 250000')).toBe(true);
+    expect(lag.annotations.description).toContain('more than 250000 usage events behind for 10m');
+    // The defaults where nothing was set.
+    expect([byName.get('UnigateEventLoopBlocked')!.expr.endsWith('> 0.25'), byName.get('UnigateWorkloadMissing')!.for]).toEqual([
+      true,
+      '5m',
+    ]);
+  });
+
+  it('renders no PrometheusRule with every alert turned off, and refuses a share above 1 or a misspelt alert', async () => {
+    const names = ['TargetDown', 'WorkloadMissing', 'ServerErrors', 'UpstreamFailing', 'UsageNotSettled', 'EventLoopBlocked'];
+    expect(await renderRules(...names.map((n) => `Unigate${n}.enabled=false`))).toEqual([]);
+    await expect(renderRules('UnigateServerErrors.threshold=1.5')).rejects.toThrow(/alerts\/UnigateServerErrors\/threshold/);
+    await expect(renderRules('UnigateServerError.enabled=false')).rejects.toThrow(/UnigateServerError/);
   });
 });
 
