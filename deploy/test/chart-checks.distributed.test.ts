@@ -7,10 +7,12 @@
  * - `helm test`'s smoke script (deploy/smoke-test.js), run as its pod runs it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startDistributed, waitFor, type Stack } from '@unigate/testing';
+import { FAST_VIDEO_ENV, freePort, startDistributed, waitFor, type Stack } from '@unigate/testing';
 import { stringify } from 'yaml';
 import { CHART, NAMESPACE, PROMETHEUS, RELEASE, ROOT, ensureHelm, renderChart, run, type Manifest } from './support';
 
@@ -48,7 +50,7 @@ const resolved = (expr: string) =>
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'unigate-monitoring-'));
-  const [helm, started] = await Promise.all([ensureHelm(), startDistributed()]);
+  const [helm, started] = await Promise.all([ensureHelm(), startDistributed(FAST_VIDEO_ENV)]);
   stack = started;
   const rules = (await renderChart(helm, '--set', 'metrics.prometheusRule.enabled=true')).find(
     (o: Manifest) => o.kind === 'PrometheusRule',
@@ -94,7 +96,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Traffic that gives every panel something to show: answers, a stream, refusals, an upstream failure. */
+/**
+ * Traffic that gives every panel something to show: answers, a stream, refusals, an upstream failure,
+ * a video task and its webhook.
+ */
 async function serveTraffic(): Promise<void> {
   const chat = (body: object) =>
     fetch(`${stack.baseURL}/chat/completions`, {
@@ -115,6 +120,36 @@ async function serveTraffic(): Promise<void> {
   expect(stream.status).toBe(200);
   await stream.text();
   expect((await chat({ messages: [] })).status).toBe(400);
+  await videoWithWebhook();
+}
+
+/** A video task polled to its end, its record delivered to a webhook that refuses the first attempt. */
+async function videoWithWebhook(): Promise<void> {
+  const statuses: number[] = [];
+  const receiver = createServer((req, res) => {
+    const status = statuses.length === 0 ? 503 : 204;
+    statuses.push(status);
+    req.resume().on('end', () => res.writeHead(status).end());
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  try {
+    const res = await fetch(`${stack.baseURL}/videos/generations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'beta2.6-t2v',
+        duration: 5,
+        resolution: '720p',
+        input: { prompt: 'a lighthouse [sim:polls=1]' },
+        parameters: { size: '1280*720', duration: 5 },
+        webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+      }),
+    });
+    expect([res.status, res.status === 202 ? '' : await res.text()]).toEqual([202, '']);
+    await waitFor('the webhook delivered', async () => statuses.includes(204), 20_000, 100);
+  } finally {
+    receiver.close();
+  }
 }
 
 it('every panel of the dashboard shows series of a deployment that served traffic, its variables naming the release', async () => {
@@ -160,6 +195,8 @@ it("evaluates every alerting rule of the chart on the deployment's series withou
     'UnigateTargetDown',
     'UnigateUpstreamFailing',
     'UnigateUsageNotSettled',
+    'UnigateVideoTasksFailing',
+    'UnigateWebhooksGivenUp',
     'UnigateWorkloadMissing',
   ]);
   for (const rule of rules) expect([rule.name, rule.health, rule.lastError ?? '']).toEqual([rule.name, 'ok', '']);

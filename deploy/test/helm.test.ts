@@ -489,7 +489,7 @@ describe('helm template with alerting rules', () => {
     expect(() => validateSchema(rules)).not.toThrow();
     expect(rules.metadata.labels.release).toBe('kps');
     const checked = await promtool('check', 'rules', join(dir, 'rules.yaml'));
-    expect(checked.stdout + checked.stderr).toMatch(/SUCCESS: 6 rules found/);
+    expect(checked.stdout + checked.stderr).toMatch(/SUCCESS: 8 rules found/);
   });
 
   it('asks only for metrics and labels the processes export, besides the scrape target labels', () => {
@@ -511,6 +511,7 @@ describe('helm template with alerting rules', () => {
     const edge = `namespace="gw", job="${name('edge')}", pod="edge-1"`;
     const chat = `namespace="gw", job="${name('chat')}", pod="chat-1"`;
     const billing = `namespace="gw", job="${name('billing')}", pod="billing-1"`;
+    const video = `namespace="gw", job="${name('video')}", pod="video-1"`;
     const alert = (alertname: string, at: string, expected: Array<{ labels: object; annotations: object }>) => ({
       eval_time: at,
       alertname,
@@ -564,6 +565,13 @@ describe('helm template with alerting rules', () => {
               series: `unigate_kafka_consumer_lag{${edge}, group="prod.edge-1", topic="prod.key.revoked", partition="0"}`,
               values: '90000x20',
             },
+            // Video: 60% of model v1's tasks fail, 10% of v2's; a webhook given up at minute 3.
+            { series: `unigate_video_tasks_ended_total{${video}, model="v1", status="failed"}`, values: '0+6x60' },
+            { series: `unigate_video_tasks_ended_total{${video}, model="v1", status="succeeded"}`, values: '0+4x60' },
+            { series: `unigate_video_tasks_ended_total{${video}, model="v2", status="failed"}`, values: '0+1x60' },
+            { series: `unigate_video_tasks_ended_total{${video}, model="v2", status="succeeded"}`, values: '0+9x60' },
+            { series: `unigate_webhook_deliveries_total{${video}, outcome="gave_up"}`, values: '0 0 0 1x60' },
+            { series: `unigate_webhook_deliveries_total{${video}, outcome="rejected"}`, values: '0+5x60' },
             // The edge's loop stalls 400 ms at p99; chat's 100 ms (under the threshold).
             { series: `nodejs_eventloop_lag_p99_seconds{${edge}}`, values: '0.4x20' },
             { series: `nodejs_eventloop_lag_p99_seconds{${chat}}`, values: '0.1x20' },
@@ -596,6 +604,18 @@ describe('helm template with alerting rules', () => {
             alert('UnigateUsageNotSettled', '12m', [
               { labels: { severity: 'warning' }, annotations: annotations('UnigateUsageNotSettled', { value: '5000' }) },
             ]),
+            alert('UnigateVideoTasksFailing', '10m', []),
+            alert('UnigateVideoTasksFailing', '20m', [
+              {
+                labels: { severity: 'warning', model: 'v1' },
+                annotations: annotations('UnigateVideoTasksFailing', { model: 'v1', value: '60%' }),
+              },
+            ]),
+            alert('UnigateWebhooksGivenUp', '2m', []),
+            alert('UnigateWebhooksGivenUp', '4m', [
+              { labels: { severity: 'warning' }, annotations: annotations('UnigateWebhooksGivenUp', {}) },
+            ]),
+            alert('UnigateWebhooksGivenUp', '70m', []),
             alert('UnigateEventLoopBlocked', '12m', [
               {
                 labels: { severity: 'warning', job: name('edge'), pod: 'edge-1' },
@@ -627,7 +647,7 @@ describe('helm template with alerting rules tuned', () => {
     );
     const byName = new Map<string, Manifest>(rules.spec.groups[0].rules.map((r: Manifest) => [r.alert, r]));
     expect([...byName.keys()]).not.toContain('UnigateTargetDown');
-    expect(byName.size).toBe(5);
+    expect(byName.size).toBe(7);
     const errors = byName.get('UnigateServerErrors')!;
     expect([errors.expr.trim().split(' > ').at(-1), errors.for, errors.labels.severity]).toEqual(['0.15', '2m', 'page']);
     expect(errors.annotations.description).toMatch(/^More than 15% of the edge's API answers are 5xx for 2m\./);
@@ -643,6 +663,7 @@ describe('helm template with alerting rules tuned', () => {
 
   it('renders no PrometheusRule with every alert turned off, and refuses a share above 1 or a misspelt alert', async () => {
     const names = ['TargetDown', 'WorkloadMissing', 'ServerErrors', 'UpstreamFailing', 'UsageNotSettled', 'EventLoopBlocked'];
+    names.push('VideoTasksFailing', 'WebhooksGivenUp');
     expect(await renderRules(...names.map((n) => `Unigate${n}.enabled=false`))).toEqual([]);
     await expect(renderRules('UnigateServerErrors.threshold=1.5')).rejects.toThrow(/alerts\/UnigateServerErrors\/threshold/);
     await expect(renderRules('UnigateServerError.enabled=false')).rejects.toThrow(/UnigateServerError/);

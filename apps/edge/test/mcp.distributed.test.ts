@@ -1,6 +1,6 @@
 import { mcpSuite } from './support/mcp-suite';
+import { FAST_VIDEO_ENV } from '@unigate/testing';
 import { startDistributed } from './support/stacks';
-import { FAST_VIDEO_ENV } from './support/video-suite';
 
 // Two edge replicas: the MCP calls go to the second, HTTP calls to the first, over one Redis and billing.
 // Fast video polls: the video tool's task ends within a second.

@@ -84,6 +84,17 @@ export interface DistributedOptions extends DeploymentOptions {
   kafkaFetchMaxWaitMs?: number | null;
 }
 
+/**
+ * Fast polls so a task ends within a second, fast webhook retries, and webhooks allowed to reach the
+ * test's receiver on 127.0.0.1 (the private-address refusal is covered by the contracts' unit tests).
+ */
+export const FAST_VIDEO_ENV = {
+  UNIGATE_VIDEO_POLL_BASE_MS: '50',
+  UNIGATE_VIDEO_POLL_MAX_MS: '200',
+  UNIGATE_WEBHOOK_RETRY_BASE_MS: '100',
+  UNIGATE_WEBHOOK_ALLOW_PRIVATE: '1',
+};
+
 export const newApiKey = () => `sk-${randomBytes(30).toString('base64url').replace(/[-_]/g, 'x')}`;
 
 export interface UpstreamSim {

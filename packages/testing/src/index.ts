@@ -22,6 +22,7 @@ export {
 export {
   ROOT,
   appScript,
+  FAST_VIDEO_ENV,
   newApiKey,
   startDistributed,
   startStandalone,

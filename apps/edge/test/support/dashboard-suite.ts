@@ -11,6 +11,7 @@
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FAST_VIDEO_ENV } from '@unigate/testing';
 import OpenAI from 'openai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
@@ -19,7 +20,6 @@ import { artifactPath, launchChromium } from './browser';
 import type { Stack } from './stacks';
 import { useStack } from './use-stack';
 import { videoBody } from './video-cases';
-import { FAST_VIDEO_ENV } from './video-suite';
 
 const MODEL = 'sigma-sonnet-4-6';
 const VIDEO_MODEL = 'beta2.6-t2v';

@@ -6,23 +6,13 @@
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FAST_VIDEO_ENV, metricSeries, scrapeMetrics } from '@unigate/testing';
 import { Webhook } from 'standardwebhooks';
 import { Admin, eventually } from './admin';
 import { chargeOf, expectNothingCharged } from './media-billing';
 import type { Stack } from './stacks';
 import { json, useStack, type Loose } from './use-stack';
 import { BETA_VIDEO_MODELS, videoBody, wrongFormatBody } from './video-cases';
-
-/**
- * Fast polls so a task ends within a second, fast webhook retries, and webhooks allowed to reach the
- * test's receiver on 127.0.0.1 (the private-address refusal is covered by the contracts' unit tests).
- */
-export const FAST_VIDEO_ENV = {
-  UNIGATE_VIDEO_POLL_BASE_MS: '50',
-  UNIGATE_VIDEO_POLL_MAX_MS: '200',
-  UNIGATE_WEBHOOK_RETRY_BASE_MS: '100',
-  UNIGATE_WEBHOOK_ALLOW_PRIVATE: '1',
-};
 
 export function videoSuite(start: (env: Record<string, string>) => Promise<Stack>) {
   let stack: Stack;
@@ -219,6 +209,47 @@ export function videoSuite(start: (env: Record<string, string>) => Promise<Stack
         (await admin.call<{ secret: string }>('GET', `/accounts/${other.accountId}/webhook-secret`)).body.secret,
       );
       expect(() => tampered.verify(accepted.body, accepted.headers as Record<string, string>)).toThrow();
+    } finally {
+      receiver.close();
+    }
+  });
+
+  it('counts its tasks, polls and webhook deliveries in /metrics of the process that runs them', async () => {
+    const { key } = await admin.fundedKey(10);
+    const model = 'beta2.6-t2v';
+    const origin = stack.name === 'distributed' ? stack.originOf('video') : stack.origin;
+    const counts = async () => {
+      const text = await scrapeMetrics(origin, stack.adminToken);
+      const sum = (name: string, labels: Record<string, string>) => metricSeries(text, name, labels).reduce((s, x) => s + x.value, 0);
+      return {
+        submitted: sum('unigate_video_tasks_submitted_total', { model }),
+        succeeded: sum('unigate_video_tasks_ended_total', { model, status: 'succeeded' }),
+        failed: sum('unigate_video_tasks_ended_total', { model, status: 'failed' }),
+        timed: sum('unigate_video_task_duration_seconds_count', { model }),
+        pollsRunning: sum('unigate_video_polls_total', { model, outcome: 'running' }),
+        pollsEnded: sum('unigate_video_polls_total', { model, outcome: 'ended' }),
+        rejected: sum('unigate_webhook_deliveries_total', { outcome: 'rejected' }),
+        delivered: sum('unigate_webhook_deliveries_total', { outcome: 'delivered' }),
+      };
+    };
+    let hits = 0;
+    const receiver = createServer((req, res) => {
+      req.resume().on('end', () => res.writeHead(hits++ === 0 ? 503 : 204).end());
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const before = await counts();
+      const webhook_url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const ok = await submit(key, videoBody(model, 'counted [sim:polls=2]', { webhook_url }));
+      const doomed = await submit(key, videoBody(model, 'counted [sim:fail] [sim:polls=1]'));
+      expect([ok.status, doomed.status]).toEqual([202, 202]);
+      await ended(key, (await json(ok)).id);
+      await ended(key, (await json(doomed)).id);
+      const after = await eventually(counts, (c) => c.delivered > before.delivered);
+      // At least (other tests' tasks of the same model may still be running), so each shortfall is named.
+      const least = { submitted: 2, succeeded: 1, failed: 1, timed: 2, pollsRunning: 2, pollsEnded: 2, rejected: 1, delivered: 1 };
+      const short = Object.entries(least).filter(([k, n]) => after[k as keyof typeof least] - before[k as keyof typeof least] < n);
+      expect(short.map(([k]) => [k, after[k as keyof typeof least] - before[k as keyof typeof least]])).toEqual([]);
     } finally {
       receiver.close();
     }

@@ -21,7 +21,7 @@ import {
   type VideoTask,
   type VideoTaskStatus,
 } from '@unigate/contracts';
-import type { EventBus, Logger } from '@unigate/platform';
+import { videoPolls, videoTaskDuration, videoTasksEnded, videoTasksSubmitted, type EventBus, type Logger } from '@unigate/platform';
 import {
   readAll,
   safeFetch,
@@ -96,6 +96,7 @@ export class VideoTasks {
       throw err;
     }
     const row = await store.submitted(task.id, submitted.channel, submitted.upstream_id, submitted.native);
+    videoTasksSubmitted.inc({ model: row.model });
     await this.published(row);
     await this.deps.polls.schedule(row, nextPollDelay(0, this.deps.timing));
     return taskRecord(row);
@@ -138,10 +139,13 @@ export class VideoTasks {
     } catch (err) {
       // The upstream is unwell, not the task: ask again later (longer after a 429).
       const throttled = GatewayError.is(err) && err.upstreamStatus === 429;
+      videoPolls.inc({ model: task.model, outcome: 'error' });
       this.deps.logger.warn({ task: task.id, err: String(err) }, 'video poll failed; retrying');
       return nextPollDelay(task.polls + 1, timing, throttled);
     }
-    if (polled.status === 'queued' || polled.status === 'running') {
+    const running = polled.status === 'queued' || polled.status === 'running';
+    videoPolls.inc({ model: task.model, outcome: running ? 'running' : 'ended' });
+    if (running) {
       const moved = await store.polled(task.id, polled.status, polled.native);
       if (moved?.changed) await this.published(moved.row);
       return moved ? nextPollDelay(moved.row.polls, timing) : null;
@@ -172,6 +176,11 @@ export class VideoTasks {
   private async end(id: string, status: VideoTaskStatus, result: TaskResult): Promise<void> {
     const row = await this.deps.store.finish(id, status, result);
     if (!row) return;
+    videoTasksEnded.inc({ model: row.model, status: row.status });
+    videoTaskDuration.observe(
+      { model: row.model, status: row.status },
+      Math.max(0, Date.now() - new Date(row.created_at).getTime()) / 1000,
+    );
     await this.published(row);
     await this.settle(row);
   }

@@ -1,6 +1,6 @@
 /** Webhook deliveries as BullMQ jobs (distributed mode): a failed attempt is retried on the schedule of webhook-retry.ts. */
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
-import type { Logger } from '@unigate/platform';
+import { webhookDeliveries, type Logger } from '@unigate/platform';
 import type { WebhookScheduler } from '../domain/video-tasks';
 import type { WebhookDelivery } from './webhook-delivery';
 import { webhookRetryDelay, type WebhookRetry } from './webhook-retry';
@@ -47,7 +47,17 @@ export class BullWebhooks implements WebhookScheduler {
         settings: { backoffStrategy: (attemptsMade: number) => webhookRetryDelay(attemptsMade, this.opts.retry) },
       },
     );
-    this.worker.on('failed', (job, err) => this.logger.debug({ job: job?.id, err: String(err) }, 'webhook attempt failed'));
+    this.worker.on('failed', (job, err) => {
+      this.logger.debug({ job: job?.id, err: String(err) }, 'webhook attempt failed');
+      // BullMQ retries until the job's attempts are spent; the last failure is the task's last word.
+      if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) {
+        webhookDeliveries.inc({ outcome: 'gave_up' });
+        this.logger.warn(
+          { task: (job.data as { taskId: string }).taskId, attempts: job.attemptsMade },
+          'webhook given up: its receiver never accepted the task',
+        );
+      }
+    });
   }
 
   async close(): Promise<void> {

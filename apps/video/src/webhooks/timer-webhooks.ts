@@ -1,5 +1,5 @@
 /** Webhook deliveries on in-process timers (standalone): the same retry schedule as the BullMQ queue. */
-import type { Logger } from '@unigate/platform';
+import { webhookDeliveries, type Logger } from '@unigate/platform';
 import type { WebhookScheduler } from '../domain/video-tasks';
 import type { WebhookDelivery } from './webhook-delivery';
 import { webhookRetryDelay, type WebhookRetry } from './webhook-retry';
@@ -30,7 +30,14 @@ export class TimerWebhooks implements WebhookScheduler {
       this.logger.warn({ task: taskId, err: String(err) }, 'webhook delivery failed');
       return false;
     });
-    if (!ok && attempt < this.retry.attempts) await this.schedule(taskId, attempt + 1, webhookRetryDelay(attempt, this.retry));
+    if (ok) return;
+    if (attempt < this.retry.attempts) await this.schedule(taskId, attempt + 1, webhookRetryDelay(attempt, this.retry));
+    else this.gaveUp(taskId, attempt);
+  }
+
+  private gaveUp(taskId: string, attempts: number): void {
+    webhookDeliveries.inc({ outcome: 'gave_up' });
+    this.logger.warn({ task: taskId, attempts }, 'webhook given up: its receiver never accepted the task');
   }
 
   stop(): void {

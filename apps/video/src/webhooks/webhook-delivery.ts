@@ -5,6 +5,7 @@
  * rebinding cannot reach them), unless UNIGATE_WEBHOOK_ALLOW_PRIVATE=1.
  * Every attempt is recorded.
  */
+import { webhookDeliveries } from '@unigate/platform';
 import { safePost } from '@unigate/providers';
 import { Webhook } from 'standardwebhooks';
 import type { DataSource } from 'typeorm';
@@ -66,6 +67,8 @@ export class WebhookDelivery {
       status,
       error,
     ]);
-    return status !== null && status >= 200 && status < 300;
+    const delivered = status !== null && status >= 200 && status < 300;
+    webhookDeliveries.inc({ outcome: delivered ? 'delivered' : status === null ? 'failed' : 'rejected' });
+    return delivered;
   }
 }

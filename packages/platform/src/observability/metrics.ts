@@ -116,3 +116,52 @@ export const kafkaConsumerLag = new Gauge({
   labelNames: ['group', 'topic', 'partition'] as const,
   registers: [metricsRegistry],
 });
+
+/**
+ * Video tasks, counted by the video service that moved them: submitted once accepted upstream, ended
+ * once by the process that won the task's end (a compare-and-set), by model and final status
+ * (`succeeded`, `failed`, `cancelled`; a task past its deadline is `failed`). Submitted less ended
+ * is what is running.
+ */
+export const videoTasksSubmitted = new Counter({
+  name: 'unigate_video_tasks_submitted_total',
+  help: 'Video tasks accepted by an upstream, by model',
+  labelNames: ['model'] as const,
+  registers: [metricsRegistry],
+});
+
+export const videoTasksEnded = new Counter({
+  name: 'unigate_video_tasks_ended_total',
+  help: 'Video tasks that ended, by model and final status',
+  labelNames: ['model', 'status'] as const,
+  registers: [metricsRegistry],
+});
+
+/** From submission to the end, by model and final status: a vendor that queues for long shows here. */
+export const videoTaskDuration = new Histogram({
+  name: 'unigate_video_task_duration_seconds',
+  help: 'Video tasks from submission to their end, by model and final status',
+  labelNames: ['model', 'status'] as const,
+  buckets: [10, 30, 60, 120, 300, 600, 1_200, 1_800, 3_600, 7_200, 21_600, 86_400],
+  registers: [metricsRegistry],
+});
+
+/** Polls of an upstream video task by outcome: `running` (ask again), `ended`, `error` (the upstream did not answer well). */
+export const videoPolls = new Counter({
+  name: 'unigate_video_polls_total',
+  help: 'Polls of upstream video tasks, by model and outcome (running, ended, error)',
+  labelNames: ['model', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+/**
+ * Webhook delivery attempts by outcome: `delivered` (2xx), `rejected` (another status), `failed` (no
+ * answer: refused, unreachable, timed out, a private address), and `gave_up` once a task's last
+ * attempt failed (its receiver never gets that task's record).
+ */
+export const webhookDeliveries = new Counter({
+  name: 'unigate_webhook_deliveries_total',
+  help: 'Video webhook delivery attempts by outcome (delivered, rejected, failed), and tasks given up on (gave_up)',
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
