@@ -124,7 +124,7 @@ export class MemoryReservations implements Reservations {
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
-    this.running.close();
+    await this.running.close();
     for (const lease of [...this.leases]) lease.stop();
   }
 

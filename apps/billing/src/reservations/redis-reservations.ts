@@ -249,7 +249,7 @@ export class RedisReservations implements Reservations {
   }
 
   async close(): Promise<void> {
-    this.running.close();
+    await this.running.close();
     for (const lease of [...this.leases]) lease.stop();
     this.redis.disconnect();
   }

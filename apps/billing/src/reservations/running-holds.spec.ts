@@ -70,4 +70,14 @@ describe('RunningHolds', () => {
     running.close();
     expect(swept).toEqual([['still:1000', 'settling:600000'], ['still:1000']]);
   });
+
+  it('on close, gives the holds of calls that ended since the last sweep their ended TTL, and sweeps no more', async () => {
+    const swept: string[][] = [];
+    const running = new RunningHolds(async (holds: HoldExtension[]) => void swept.push(holds.map((h) => `${h.holdId}:${h.ttlMs}`)), 100);
+    running.add(hold('cut off'));
+    running.add({ ...hold('settling'), endedTtlMs: 600_000 })();
+    await running.close();
+    await jest.advanceTimersByTimeAsync(300);
+    expect(swept).toEqual([['settling:600000']]);
+  });
 });

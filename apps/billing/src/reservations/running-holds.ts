@@ -49,8 +49,18 @@ export class RunningHolds {
     };
   }
 
-  close(): void {
+  /**
+   * Stops the sweeps, giving the holds of calls that ended since the last one their ended TTL first:
+   * on a graceful shutdown their settlement may still be on its way.
+   */
+  async close(): Promise<void> {
     clearInterval(this.timer);
+    const ended = this.ended;
+    this.ended = [];
+    if (ended.length > 0)
+      await this.extend(ended).catch((err: unknown) =>
+        this.logger?.warn({ holds: ended.length, err: String(err) }, 'ended holds could not be kept for settlement'),
+      );
   }
 
   private async sweep(): Promise<void> {
