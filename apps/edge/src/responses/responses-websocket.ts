@@ -399,17 +399,32 @@ function errorBody(text: string): { error: unknown } {
 
 /**
  * An error's message and param with `input[k]` of the merged input renamed `input[k − remembered]`,
- * the index in the input the client sent (the first `remembered` items came from memory; an error
- * about one of those keeps its merged index). Nothing changes when nothing was remembered.
+ * the index in the input the client sent; an error whose param is one of the first `remembered`
+ * items, which came from memory, names `previous_response_id` (continuedItem). Nothing changes when
+ * nothing was remembered.
  */
 function clientIndices<T extends object>(error: T, remembered: number): T {
   if (remembered === 0) return error;
+  const item = /^input\[(\d+)\]/.exec(String((error as { param?: unknown }).param));
+  if (item && Number(item[1]) < remembered) return continuedItem(error);
   const rename = (v: unknown) =>
     typeof v === 'string'
       ? v.replace(/\binput\[(\d+)\]/g, (all, k: string) => (Number(k) >= remembered ? `input[${Number(k) - remembered}]` : all))
       : v;
   const { message, param } = error as { message?: unknown; param?: unknown };
   return { ...error, ...(message !== undefined && { message: rename(message) }), ...(param !== undefined && { param: rename(param) }) };
+}
+
+/**
+ * An error about an item continued from memory, which the client sent in no input of this request:
+ * it names `previous_response_id`, as over HTTP an item of a stored conversation does (withParam's
+ * renaming of the message's `Invalid '…':` prefix).
+ */
+function continuedItem<T extends object>(error: T): T {
+  const { message, param } = error as { message?: unknown; param?: unknown };
+  const prefix = `Invalid '${String(param)}': `;
+  const detail = typeof message === 'string' && message.startsWith(prefix) ? message.slice(prefix.length) : undefined;
+  return { ...error, param: 'previous_response_id', ...(detail !== undefined && { message: `Invalid 'previous_response_id': ${detail}` }) };
 }
 
 /** 3600000 → "60-minute", 90000 → "90-second": the limit as the message names it. */

@@ -404,6 +404,36 @@ export function responsesSuite(start: (env: Record<string, string>) => Promise<S
         store: false,
       });
       expect(unknown.at(-1)).toMatchObject({ type: 'error', status: 404, error: { param: 'previous_response_id' } });
+      // An item continued from memory that the next model's upstream cannot take (Gemini takes a tool
+      // call's arguments only as a JSON object) names previous_response_id, as over HTTP: the client
+      // sent no such item in this request.
+      const toolTurn = await created(ws, {
+        type: 'response.create',
+        model: 'omega-k3',
+        input: [
+          { type: 'function_call', call_id: 'call_ws_1', name: 'exec', arguments: '[1, 2]' },
+          { type: 'function_call_output', call_id: 'call_ws_1', output: 'done' },
+          { role: 'user', content: 'and now?' },
+        ],
+        store: false,
+        max_output_tokens: 400,
+      } as never);
+      expect(toolTurn.at(-1)).toMatchObject({ type: 'response.completed' });
+      const continuedOnGemini = await created(ws, {
+        type: 'response.create',
+        model: 'gamma-2.5-flash',
+        previous_response_id: toolTurn.at(-1)!.response.id,
+        input: [{ role: 'user', content: 'go on' }],
+        store: false,
+      });
+      expect(continuedOnGemini.at(-1)).toMatchObject({
+        type: 'error',
+        status: 400,
+        error: {
+          param: 'previous_response_id',
+          message: "Invalid 'previous_response_id': tool call arguments must be a JSON object for this model.",
+        },
+      });
     });
 
     it('answers generate: false (Codex’s prewarm) at once with no output, no upstream call and nothing billed; it can be continued', async () => {
