@@ -100,6 +100,24 @@ describe('chat completion request validation', () => {
     expect(() => parseOrThrow(chatCompletionRequestSchema, body)).not.toThrow();
   });
 
+  it("parses null as absent where OpenAI's SDK lets a field be null, and still names a value of the wrong kind", () => {
+    const nulls = { temperature: null, top_p: null, max_tokens: null, max_completion_tokens: null, n: null, stream: null, seed: null };
+    const parsed = parseOrThrow(chatCompletionRequestSchema, {
+      ...base,
+      ...nulls,
+      presence_penalty: null,
+      frequency_penalty: null,
+      reasoning_effort: null,
+      prompt_cache_key: null,
+      temperature: 0.5,
+      messages: [{ role: 'assistant', content: 'x', tool_calls: null, name: null }, ...base.messages],
+    });
+    expect(parsed).toEqual({ ...base, temperature: 0.5, messages: [{ role: 'assistant', content: 'x' }, ...base.messages] });
+    for (const key of Object.keys(nulls)) expect(Object.hasOwn(parsed, key)).toBe(key === 'temperature');
+    expect(reject({ ...base, n: 'two' }).param).toBe('n');
+    expect(reject({ ...base, messages: [{ role: 'assistant', content: 'x', tool_calls: {} }] }).param).toBe('messages[0].tool_calls');
+  });
+
   it('accepts the media blocks of the video/audio models and names a bad one', () => {
     const media = [
       { type: 'video_url', video_url: { url: 'https://example.com/a.mp4' } },

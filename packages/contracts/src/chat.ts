@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { anthropicCacheControlSchema } from './anthropic';
 import { MAX_CANDIDATES, MAX_MESSAGES } from './limits';
-import { requestBodyError } from './validation';
+import { dropNulls, requestBodyError } from './validation';
 
 /**
  * A prompt-cache breakpoint on a text or image part (OpenRouter's convention) or on a whole message
@@ -60,9 +60,10 @@ export const chatMessageSchema = z
       error: 'role must be one of: system, user, assistant, tool',
     }),
     content: z.union([z.string(), z.array(contentBlockSchema), z.null()]).optional(),
-    name: z.string().optional(),
+    // Null as absent: an assistant message echoed from an answer often carries "tool_calls": null.
+    name: z.string().nullish(),
     tool_call_id: z.string().min(1).optional(),
-    tool_calls: z.array(toolCallSchema).optional(),
+    tool_calls: z.array(toolCallSchema).nullish(),
     cache_control: partCacheControl,
   })
   .superRefine((m, ctx) => {
@@ -73,7 +74,8 @@ export const chatMessageSchema = z
     if (m.role === 'tool' && !m.tool_call_id) {
       ctx.addIssue({ code: 'custom', path: ['tool_call_id'], message: 'tool_call_id is required for messages with role tool' });
     }
-  });
+  })
+  .transform(dropNulls(['name', 'tool_calls']));
 
 const functionToolSchema = z.looseObject({
   type: z.literal('function'),
@@ -121,39 +123,56 @@ const positiveInt = (field: string) =>
     .int(`${field} must be a positive integer`)
     .positive(`${field} must be a positive integer`);
 
-export const chatCompletionRequestSchema = z.looseObject(
-  {
-    model: z.string({ error: 'model is required' }).min(1, 'model is required'),
-    messages: z
-      .array(chatMessageSchema, { error: 'messages must be an array of message objects' })
-      .min(1, 'messages must not be empty')
-      .max(MAX_MESSAGES, `messages must hold at most ${MAX_MESSAGES} messages`),
-    temperature: range(0, 2, 'temperature').optional(),
-    top_p: range(0, 1, 'top_p').optional(),
-    max_tokens: positiveInt('max_tokens').optional(),
-    max_completion_tokens: positiveInt('max_completion_tokens').optional(),
-    n: positiveInt('n').max(MAX_CANDIDATES, `n must be at most ${MAX_CANDIDATES}`).optional(),
-    stream: z.boolean({ error: 'stream must be a boolean' }).optional(),
-    stream_options: z.object({ include_usage: z.boolean().optional() }).nullable().optional(),
-    stop: z
-      .union([z.string(), z.array(z.string()).max(4, 'stop may hold at most 4 sequences')], {
-        error: 'stop must be a string or an array of at most 4 strings',
-      })
-      .nullable()
-      .optional(),
-    presence_penalty: range(-2, 2, 'presence_penalty').optional(),
-    frequency_penalty: range(-2, 2, 'frequency_penalty').optional(),
-    tools: z.array(functionToolSchema).optional(),
-    tool_choice: toolChoiceSchema.optional(),
-    response_format: responseFormatSchema.optional(),
-    user: z.string().optional(),
-    seed: z.number().int().optional(),
-    reasoning_effort: z.string().optional(),
-    /** OpenAI's cache routing key; on an Anthropic upstream it also asks for cache breakpoints (docs/coding-agents.md). */
-    prompt_cache_key: z.string({ error: 'prompt_cache_key must be a string' }).optional(),
-  },
-  { error: requestBodyError },
-);
+/** Optional fields whose null OpenAI's SDK types allow ("use the default"): parsed as absent. */
+const NULL_AS_ABSENT = [
+  'temperature',
+  'top_p',
+  'max_tokens',
+  'max_completion_tokens',
+  'n',
+  'stream',
+  'presence_penalty',
+  'frequency_penalty',
+  'seed',
+  'reasoning_effort',
+  'prompt_cache_key',
+] as const;
+
+export const chatCompletionRequestSchema = z
+  .looseObject(
+    {
+      model: z.string({ error: 'model is required' }).min(1, 'model is required'),
+      messages: z
+        .array(chatMessageSchema, { error: 'messages must be an array of message objects' })
+        .min(1, 'messages must not be empty')
+        .max(MAX_MESSAGES, `messages must hold at most ${MAX_MESSAGES} messages`),
+      temperature: range(0, 2, 'temperature').nullish(),
+      top_p: range(0, 1, 'top_p').nullish(),
+      max_tokens: positiveInt('max_tokens').nullish(),
+      max_completion_tokens: positiveInt('max_completion_tokens').nullish(),
+      n: positiveInt('n').max(MAX_CANDIDATES, `n must be at most ${MAX_CANDIDATES}`).nullish(),
+      stream: z.boolean({ error: 'stream must be a boolean' }).nullish(),
+      stream_options: z.object({ include_usage: z.boolean().optional() }).nullable().optional(),
+      stop: z
+        .union([z.string(), z.array(z.string()).max(4, 'stop may hold at most 4 sequences')], {
+          error: 'stop must be a string or an array of at most 4 strings',
+        })
+        .nullable()
+        .optional(),
+      presence_penalty: range(-2, 2, 'presence_penalty').nullish(),
+      frequency_penalty: range(-2, 2, 'frequency_penalty').nullish(),
+      tools: z.array(functionToolSchema).optional(),
+      tool_choice: toolChoiceSchema.optional(),
+      response_format: responseFormatSchema.optional(),
+      user: z.string().optional(),
+      seed: z.number().int().nullish(),
+      reasoning_effort: z.string().nullish(),
+      /** OpenAI's cache routing key; on an Anthropic upstream it also asks for cache breakpoints (docs/coding-agents.md). */
+      prompt_cache_key: z.string({ error: 'prompt_cache_key must be a string' }).nullish(),
+    },
+    { error: requestBodyError },
+  )
+  .transform(dropNulls(NULL_AS_ABSENT));
 
 export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;
 export type ChatMessage = z.infer<typeof chatMessageSchema>;

@@ -128,3 +128,19 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'number' && !Number.isInteger(value)) return 'a fractional number';
   return typeof value === 'object' ? 'object' : typeof value;
 }
+
+/**
+ * For a schema's `.transform`: the `keys` whose value is null are dropped, as if the client had left
+ * them out. OpenAI's clients may send null for an optional field (its SDK's types allow it for the
+ * sampling fields, `max_tokens`, `n`, `stream`, `seed`: "use the default"); dropped here, no adapter
+ * ever sees a null where it checks `!== undefined`.
+ */
+export function dropNulls<T extends object, K extends keyof T>(keys: readonly K[]) {
+  return (value: T): NullsDropped<T, K> => {
+    for (const key of keys) if (value[key] === null) delete value[key];
+    return value as NullsDropped<T, K>;
+  };
+}
+
+/** `T` with null out of the types of `K` (homomorphic: a loose object's index signature and optional keys stay). */
+export type NullsDropped<T, K extends keyof T> = { [P in keyof T]: P extends K ? Exclude<T[P], null> : T[P] };

@@ -355,6 +355,32 @@ export function chatSuite(start: () => Promise<Stack>) {
       expect(r.choices[0].message.content?.length).toBeGreaterThan(0);
     });
 
+    it('takes null for an optional field the SDK lets be null, as if it were left out, on every chat family', async () => {
+      for (const model of ['sigma-sonnet-4-6', 'gamma-2.5-flash', 'omega-k3']) {
+        const r = await client.chat.completions.create({
+          model,
+          temperature: null,
+          top_p: null,
+          max_tokens: null,
+          max_completion_tokens: null,
+          n: null,
+          stream: null,
+          presence_penalty: null,
+          frequency_penalty: null,
+          seed: null,
+          reasoning_effort: null,
+          prompt_cache_key: null,
+          messages: [
+            { role: 'user', content: 'hi' },
+            // An answer echoed back as it came: "tool_calls": null, as many upstreams write it.
+            { role: 'assistant', content: 'hello', refusal: null, tool_calls: null, name: null } as never,
+            { role: 'user', content: 'again' },
+          ],
+        });
+        expect([model, r.object, r.choices[0].message.content?.length]).toEqual([model, 'chat.completion', expect.any(Number)]);
+      }
+    });
+
     it('answers malformed JSON with 400 invalid_json in Shape B', async () => {
       const res = await fetch(`${stack.baseURL}/chat/completions`, {
         method: 'POST',
