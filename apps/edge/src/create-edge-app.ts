@@ -38,6 +38,7 @@ import type { EdgeOptions } from './edge-options';
 import { registerAnsweringTimeout } from './http/answering-timeout';
 import { registerBodyDecoding } from './http/body-encoding';
 import { registerBodyBudget } from './http/body-budget';
+import { registerCors } from './http/cors';
 import { BODY_LIMIT_BYTES } from './http/error-renderer';
 import { GatewayExceptionFilter } from './http/exception.filter';
 import { clientAddressReader, httpSettingsFromEnv, type HttpSettings } from './http/http-settings';
@@ -124,6 +125,8 @@ export async function createEdgeApp(opts: EdgeAppOptions): Promise<INestApplicat
   drain.attach(fastify);
   fastify.server.maxConnections = http.maxConnections;
   answerUnmetExpectations(fastify.server);
+  // First, so that every answer to a browser's request carries its CORS headers, a refusal's too.
+  registerCors(fastify, http.corsOrigins);
   registerAnsweringTimeout(fastify);
   registerJsonBodyParser(fastify);
   registerBodyDecoding(fastify, BODY_LIMIT_BYTES);

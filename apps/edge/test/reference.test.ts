@@ -25,6 +25,8 @@ const NOT_PUBLIC_API = [
   /^\/openapi\.json$/,
   /^\/docs$/,
   WEB_PAGES,
+  // OPTIONS *: browsers' CORS preflights (cors.ts), no operation of the API.
+  /^\*$/,
 ];
 /** `METHOD /path` of every route, read from Fastify's printed route tree (HEAD is implied by GET). */
 function servedRoutes(fastify: FastifyInstance): string[] {

@@ -6,6 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import { blankAsUnset, bodyMemoryBytesFromEnv } from '@unigate/platform';
 import { z } from 'zod';
+import { corsOriginsEnv, type CorsOrigins } from './cors';
 
 // A blank variable (`FOO=` in a compose file or a chart) is unset: as 0 it would turn a timeout off.
 const ms = (fallback: number) => z.preprocess(blankAsUnset, z.coerce.number().int().nonnegative().default(fallback));
@@ -34,6 +35,8 @@ const schema = z.object({
    * a proxy on a private address, so a client on the internet cannot pick the address it is throttled by.
    */
   UNIGATE_TRUST_PROXY: z.string().trim().min(1).default('loopback,linklocal,uniquelocal'),
+  /** Which pages of other origins may call the API from a browser: `*`, origins, or `off` (cors.ts). */
+  UNIGATE_CORS_ORIGINS: corsOriginsEnv,
 });
 
 export type TrustProxy = boolean | number | string[];
@@ -71,6 +74,7 @@ export interface HttpSettings {
   bodyMemoryBytes: number;
   metricsToken?: string;
   trustProxy: TrustProxy;
+  corsOrigins: CorsOrigins;
 }
 
 export function httpSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): HttpSettings {
@@ -89,5 +93,6 @@ export function httpSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): HttpS
     bodyMemoryBytes: bodyMemoryBytesFromEnv(env),
     metricsToken: e.UNIGATE_METRICS_TOKEN,
     trustProxy: parseTrustProxy(e.UNIGATE_TRUST_PROXY),
+    corsOrigins: e.UNIGATE_CORS_ORIGINS,
   };
 }
