@@ -39,6 +39,7 @@ export function messagesSuite(start: () => Promise<Stack>, models: string[]) {
         messages: [{ role: 'user', content: 'Describe a quiet harbor' }],
       });
       expect(msg.type).toBe('message');
+      expect(msg.id).toMatch(/^msg_\w/); // Anthropic's form on every family, a chat upstream's answer too
       expect(msg.role).toBe('assistant');
       expect(msg.model).toBe(model);
       expect(textOf(msg).length).toBeGreaterThan(0);
@@ -68,6 +69,7 @@ export function messagesSuite(start: () => Promise<Stack>, models: string[]) {
       expect(types[types.length - 1]).toBe('message_stop');
       const start = JSON.parse(events[0].data);
       expect(start.message.model).toBe(model);
+      expect(start.message.id).toMatch(/^msg_\w/);
       expect(start.message.usage.input_tokens).toBeGreaterThan(0);
       const text = events
         .filter((e) => e.event === 'content_block_delta')

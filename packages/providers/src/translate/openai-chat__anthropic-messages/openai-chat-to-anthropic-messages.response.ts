@@ -12,7 +12,7 @@ import { chatToAnthropicUsage } from './openai-chat__anthropic-messages.usage';
 export interface ChatToAnthropicResponseOptions {
   /** The model name the client asked for. */
   model: string;
-  /** The message id; the completion's id when absent. */
+  /** The message id; the completion's, as anthropicMessageId gives it, when absent. */
   id?: string;
 }
 
@@ -26,7 +26,7 @@ export function chatToAnthropicResponse(res: ChatCompletionResponse, opts: ChatT
     content.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseToolInput(call.function.arguments) });
   }
   return {
-    id: opts.id ?? res.id,
+    id: opts.id ?? anthropicMessageId(res.id),
     type: 'message',
     role: 'assistant',
     model: opts.model,
@@ -35,6 +35,14 @@ export function chatToAnthropicResponse(res: ChatCompletionResponse, opts: ChatT
     stop_sequence: null,
     usage: chatToAnthropicUsage(res.usage),
   };
+}
+
+/**
+ * A message id in Anthropic's form (`msg_…`) for a chat completion's id: its own characters, after
+ * OpenAI's `chatcmpl-` (an id already `msg_…` stays).
+ */
+export function anthropicMessageId(chatId: string): string {
+  return chatId.startsWith('msg_') ? chatId : `msg_${chatId.replace(/^chatcmpl-/, '')}`;
 }
 
 /** Tool arguments as the object Anthropic clients expect. */

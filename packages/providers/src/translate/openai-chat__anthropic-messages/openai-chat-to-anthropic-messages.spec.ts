@@ -354,6 +354,8 @@ describe('chatToAnthropicResponse', () => {
   it('translates the tools fixture', () => {
     const { input, options, expected } = pair('chat-to-anthropic.response.tools.json');
     expect(chatToAnthropicResponse(input, options)).toEqual(expected);
+    // Without an id of the gateway's, the completion's own in Anthropic's form.
+    expect(chatToAnthropicResponse(input, { model: options.model }).id).toBe('msg_abc');
   });
 
   it('maps finish reasons onto stop reasons', () => {
@@ -409,7 +411,7 @@ describe('ChatToAnthropicStream', () => {
       'message_delta',
       'message_stop',
     ]);
-    expect(events[0]).toMatchObject({ message: { id: 'chatcmpl-x', usage: { input_tokens: 9, output_tokens: 1 } } });
+    expect(events[0]).toMatchObject({ message: { id: 'msg_x', usage: { input_tokens: 9, output_tokens: 1 } } });
     expect(events[5]).toEqual({
       type: 'message_delta',
       delta: { stop_reason: 'max_tokens', stop_sequence: null },

@@ -29,6 +29,7 @@ import {
   type ChatUsage,
   type FinishReason,
 } from '@unigate/contracts';
+import { anthropicMessageId } from './openai-chat-to-anthropic-messages.response';
 import { finishReasonToAnthropicStop } from './openai-chat__anthropic-messages.stop-reason';
 import { chatToAnthropicUsage } from './openai-chat__anthropic-messages.usage';
 
@@ -113,7 +114,7 @@ export class ChatToAnthropicStream {
 
   private messageStart(chunk: ChatCompletionChunk | undefined): AnthropicStreamEvent {
     this.started = true;
-    this.messageId = this.opts.id ?? chunk?.id ?? `msg_${Date.now().toString(36)}`;
+    this.messageId = this.opts.id ?? (chunk?.id ? anthropicMessageId(chunk.id) : `msg_${Date.now().toString(36)}`);
     const reported = chunk?.usage ? chatToAnthropicUsage(chunk.usage) : undefined;
     return {
       type: 'message_start',
