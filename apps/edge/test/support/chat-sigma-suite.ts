@@ -62,6 +62,7 @@ export function chatSigmaSuite(start: () => Promise<Stack>) {
     });
 
     expect(r).toMatchObject({ object: 'chat.completion', model: MODEL });
+    expect(r.id).toMatch(/^chatcmpl-\w/); // OpenAI's form, not the upstream's msg_…
     expect(r.choices[0].message.content?.length).toBeGreaterThan(0);
     expect(r.choices[0].finish_reason).toBe('stop');
     expect(r.usage).toMatchObject({ prompt_tokens: 3 + (3 + 3) + (3 + 4), prompt_tokens_details: { cached_tokens: 0 } });
@@ -76,6 +77,7 @@ export function chatSigmaSuite(start: () => Promise<Stack>) {
     for await (const c of stream) chunks.push(c);
     expect(chunks[0].choices[0].delta).toMatchObject({ role: 'assistant' });
     expect(new Set(chunks.map((c) => c.id)).size).toBe(1);
+    expect(chunks[0].id).toMatch(/^chatcmpl-\w/);
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe(whole.choices[0].message.content);
     expect(chunks.find((c) => c.choices[0]?.finish_reason)?.choices[0].finish_reason).toBe('stop');
     expect(chunks.at(-1)!.choices).toEqual([]);

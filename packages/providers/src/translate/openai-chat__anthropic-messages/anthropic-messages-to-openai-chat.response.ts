@@ -8,6 +8,7 @@
 import { countTextTokens, type AnthropicMessage, type ChatCompletionResponse, type ChatToolCall } from '@unigate/contracts';
 import { anthropicStopToFinishReason } from './openai-chat__anthropic-messages.stop-reason';
 import { anthropicToChatUsage } from './openai-chat__anthropic-messages.usage';
+import { chatCompletionId } from './openai-chat__anthropic-messages.ids';
 
 export interface AnthropicToChatResponseOptions {
   /** The model name the client asked for. */
@@ -54,7 +55,7 @@ export function anthropicToChatResponse(msg: AnthropicMessage, opts: AnthropicTo
   if (reasoning !== null) message.reasoning_content = reasoning;
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   return {
-    id: msg.id,
+    id: chatCompletionId(msg.id),
     object: 'chat.completion',
     created: opts.created ?? Math.floor(Date.now() / 1000),
     model: opts.model,

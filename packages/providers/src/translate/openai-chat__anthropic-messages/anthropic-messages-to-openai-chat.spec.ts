@@ -208,7 +208,12 @@ describe('anthropicToChatResponse', () => {
 describe('AnthropicToChatStream', () => {
   it('streams thinking, text and tool calls with the OpenAI fragment rules and a final usage chunk', async () => {
     const got = await translate('anthropic-to-chat.stream.thinking-tools.sse.txt');
-    const base = { id: 'msg_01XFDUDYJgAACzvnptvVoYEL', object: 'chat.completion.chunk', created: 1700000000, model: 'sigma-sonnet-4-6' };
+    const base = {
+      id: 'chatcmpl-01XFDUDYJgAACzvnptvVoYEL',
+      object: 'chat.completion.chunk',
+      created: 1700000000,
+      model: 'sigma-sonnet-4-6',
+    };
     const choice = (delta: object, finish: string | null = null) => ({
       ...base,
       choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],

@@ -15,6 +15,7 @@
 import { countTextTokens, errors, type AnthropicStreamEvent, type AnthropicUsage, type ChatCompletionChunk } from '@unigate/contracts';
 import { anthropicStopToFinishReason } from './openai-chat__anthropic-messages.stop-reason';
 import { anthropicToChatUsage } from './openai-chat__anthropic-messages.usage';
+import { chatCompletionId } from './openai-chat__anthropic-messages.ids';
 
 type Delta = ChatCompletionChunk['choices'][number]['delta'];
 type Block = { kind: 'text' | 'thinking' | 'json' | 'none' } | { kind: 'tool'; toolIndex: number };
@@ -44,7 +45,7 @@ export class AnthropicToChatStream {
   push(event: AnthropicStreamEvent): ChatCompletionChunk[] {
     switch (event.type) {
       case 'message_start':
-        this.id = event.message.id;
+        this.id = chatCompletionId(event.message.id);
         this.usage = { ...event.message.usage };
         return [this.chunk({ role: 'assistant', content: '' })];
       case 'content_block_start':

@@ -6,6 +6,7 @@
  * stop_reason, cached prompt tokens → cache_read_input_tokens.
  */
 import type { AnthropicMessage, AnthropicResponseBlock, ChatCompletionResponse } from '@unigate/contracts';
+import { anthropicMessageId } from './openai-chat__anthropic-messages.ids';
 import { finishReasonToAnthropicStop } from './openai-chat__anthropic-messages.stop-reason';
 import { chatToAnthropicUsage } from './openai-chat__anthropic-messages.usage';
 
@@ -35,14 +36,6 @@ export function chatToAnthropicResponse(res: ChatCompletionResponse, opts: ChatT
     stop_sequence: null,
     usage: chatToAnthropicUsage(res.usage),
   };
-}
-
-/**
- * A message id in Anthropic's form (`msg_…`) for a chat completion's id: its own characters, after
- * OpenAI's `chatcmpl-` (an id already `msg_…` stays).
- */
-export function anthropicMessageId(chatId: string): string {
-  return chatId.startsWith('msg_') ? chatId : `msg_${chatId.replace(/^chatcmpl-/, '')}`;
 }
 
 /** Tool arguments as the object Anthropic clients expect. */

@@ -29,7 +29,7 @@ import {
   type ChatUsage,
   type FinishReason,
 } from '@unigate/contracts';
-import { anthropicMessageId } from './openai-chat-to-anthropic-messages.response';
+import { anthropicMessageId } from './openai-chat__anthropic-messages.ids';
 import { finishReasonToAnthropicStop } from './openai-chat__anthropic-messages.stop-reason';
 import { chatToAnthropicUsage } from './openai-chat__anthropic-messages.usage';
 
