@@ -195,7 +195,7 @@ describe('Authenticator', () => {
     await expect(kept).resolves.toBe(principal);
   });
 
-  it('does not cache an answer billing gave for a lookup under way when events may have been missed', async () => {
+  it('asks billing again at its next use for a key whose lookup was under way when events may have been missed, and serves it while billing cannot answer', async () => {
     const { auth, calls, authenticate } = setUp();
     const racing = authenticate();
     await tick();
@@ -207,6 +207,14 @@ describe('Authenticator', () => {
     expect(calls).toHaveLength(1);
     calls.shift()!.resolve(principal);
     await expect(next).resolves.toBe(principal);
+    // The same race, then billing away: the answer it gave is what serves the key (until stop 80 it
+    // was not kept, and the key got 503s for as long as billing was away).
+    const raced = authenticate();
+    auth.recheckAll();
+    const again = authenticate();
+    await tick();
+    calls.shift()!.reject(unavailable());
+    await expect(Promise.all([raced, again])).resolves.toEqual([principal, principal]);
   });
 });
 

@@ -119,7 +119,10 @@ export class Authenticator {
    * meanwhile only while billing cannot answer).
    */
   recheckAll(): void {
-    this.staleEvents++;
+    // Not a key-stale event: an answer billing is giving now is still cached (as of when it was
+    // asked, so asked again at its next use), and serves its key while billing cannot answer. Counted
+    // as one, it was dropped: a key whose only lookup raced the consumer's join (an edge's first
+    // requests) then had nothing to fall back on, and got a 503 for as long as billing was away.
     this.recheckBefore = this.now();
   }
 
@@ -129,8 +132,8 @@ export class Authenticator {
     const { principal, age } = cached;
     // Unknown keys are cached for a second at most, never past their TTL.
     if (principal === null) return null;
-    // Cached (now − age) before a recheck: asked again, as past its TTL.
-    if (age < this.cache.ttlMs && now - age >= this.recheckBefore) {
+    // Cached (now − age) before a recheck, or in its millisecond: asked again, as past its TTL.
+    if (age < this.cache.ttlMs && now - age > this.recheckBefore) {
       if (age >= this.cache.ttlMs / 2) this.lookUpInBackground(hash);
       return principal;
     }
@@ -165,6 +168,9 @@ export class Authenticator {
     const pending = this.lookups.get(hash);
     if (pending) return pending;
     const epoch = this.staleEvents;
+    // Cached as of the question: an answer to a lookup under way when events may have been missed
+    // (recheckAll) is then asked again at its next use.
+    const askedAt = this.now();
     const lookup = this.billing
       .authenticate(hash)
       .then(
@@ -172,7 +178,7 @@ export class Authenticator {
           // A key-stale event that arrived while billing was answering may concern this very key: caching
           // the (possibly stale) answer would keep a revoked key alive, or its old limits, for a whole TTL
           // on this replica.
-          if (epoch === this.staleEvents) this.cache.set(hash, principal, this.now());
+          if (epoch === this.staleEvents) this.cache.set(hash, principal, askedAt);
           if (this.billingFailing) {
             this.billingFailing = false;
             this.opts.onBillingFailing?.(false);
