@@ -20,3 +20,4 @@ export * from './limits';
 export * from './api-keys';
 export * from './collections';
 export * from './listen-address';
+export * from './http-origin';

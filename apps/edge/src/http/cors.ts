@@ -10,6 +10,7 @@
  * a browser's or not (measured with fastify.inject, 2026-12-03), where a request without an `Origin`
  * header (every SDK call from a server) costs this one a property read.
  */
+import { isHttpOrigin } from '@unigate/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 
@@ -36,7 +37,7 @@ export const corsOriginsEnv = z
       .map((o) => o.trim())
       .filter(Boolean);
     for (const origin of origins) {
-      if (!isOrigin(origin)) {
+      if (!isHttpOrigin(origin)) {
         ctx.addIssue({
           code: 'custom',
           message: `UNIGATE_CORS_ORIGINS: '${origin}' is not an origin (scheme://host[:port], no path); or use * or off`,
@@ -46,15 +47,6 @@ export const corsOriginsEnv = z
     }
     return new Set(origins);
   });
-
-function isOrigin(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
-  } catch {
-    return false;
-  }
-}
 
 export function registerCors(fastify: FastifyInstance, origins: CorsOrigins): void {
   if (origins === 'off') return;

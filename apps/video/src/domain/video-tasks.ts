@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import {
   errors,
   GatewayError,
+  isHttpOrigin,
   MAX_RECENT_VIDEO_TASKS,
   TOPICS,
   VIDEO_TASK_TIMEOUT_SECONDS,
@@ -248,11 +249,5 @@ function usageCall(row: TaskRow): Omit<EndpointCall, 'body' | 'files'> {
 
 /** The submission's origin option when it is an http(s) origin; anything else is not kept. */
 function validOrigin(value: string | undefined): string | null {
-  if (!value) return null;
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value ? value : null;
-  } catch {
-    return null;
-  }
+  return value && isHttpOrigin(value) ? value : null;
 }
