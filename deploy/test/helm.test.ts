@@ -644,6 +644,7 @@ describe('helm template with alerting rules tuned', () => {
     const [rules] = await renderRules(
       ...['UnigateServerErrors.threshold=0.15', 'UnigateServerErrors.for=2m', 'UnigateServerErrors.severity=page'],
       ...['UnigateUsageNotSettled.threshold=250000', 'UnigateTargetDown.enabled=false'],
+      'UnigateWebhooksGivenUp.threshold=5',
     );
     const byName = new Map<string, Manifest>(rules.spec.groups[0].rules.map((r: Manifest) => [r.alert, r]));
     expect([...byName.keys()]).not.toContain('UnigateTargetDown');
@@ -654,6 +655,11 @@ describe('helm template with alerting rules tuned', () => {
     const lag = byName.get('UnigateUsageNotSettled')!;
     expect(lag.expr.endsWith('> 250000')).toBe(true);
     expect(lag.annotations.description).toContain('more than 250000 usage events behind for 10m');
+    const givenUp = byName.get('UnigateWebhooksGivenUp')!;
+    expect([givenUp.expr.trim().endsWith('[1h])) > 5'), givenUp.annotations.description]).toEqual([
+      true,
+      expect.stringMatching(/^Over the last hour more than 5 video tasks' webhooks were given up/),
+    ]);
     // The defaults where nothing was set.
     expect([byName.get('UnigateEventLoopBlocked')!.expr.endsWith('> 0.25'), byName.get('UnigateWorkloadMissing')!.for]).toEqual([
       true,
