@@ -56,17 +56,18 @@ export function registerCors(fastify: FastifyInstance, origins: CorsOrigins): vo
     if (origins === '*') return '*';
     return origins.has(origin) ? origin : undefined;
   };
-  const allow = (reply: FastifyReply, origin: string) => {
+  // An answer that depends on the Origin must not be served from a cache to another one.
+  const allow = (reply: FastifyReply, origin: string, vary: string) => {
     reply.header('access-control-allow-origin', origin);
-    // An answer that depends on the Origin must not be served from a cache to another one.
-    if (origin !== '*') reply.header('vary', 'Origin');
+    if (origin !== '*') vary = vary ? `Origin, ${vary}` : 'Origin';
+    if (vary) reply.header('vary', vary);
   };
 
   fastify.addHook('onRequest', (request, reply, done) => {
     if (request.headers.origin === undefined || request.method === 'OPTIONS') return done();
     const origin = allowedOrigin(request);
     if (origin) {
-      allow(reply, origin);
+      allow(reply, origin, '');
       reply.header('access-control-expose-headers', EXPOSED_HEADERS);
     }
     done();
@@ -77,7 +78,7 @@ export function registerCors(fastify: FastifyInstance, origins: CorsOrigins): vo
   fastify.options('*', (request, reply) => {
     const origin = allowedOrigin(request);
     if (!origin || typeof request.headers['access-control-request-method'] !== 'string') return reply.callNotFound();
-    allow(reply, origin);
+    allow(reply, origin, 'Access-Control-Request-Headers');
     const asked = request.headers['access-control-request-headers'];
     reply
       .code(204)
@@ -86,8 +87,6 @@ export function registerCors(fastify: FastifyInstance, origins: CorsOrigins): vo
       .header('content-length', '0');
     // The headers it asks for (authorization, content-type, the SDKs' own): the key decides, not them.
     if (typeof asked === 'string' && asked.length > 0) reply.header('access-control-allow-headers', asked);
-    if (origins !== '*') reply.header('vary', 'Origin, Access-Control-Request-Headers');
-    else reply.header('vary', 'Access-Control-Request-Headers');
     return reply.send();
   });
 }
