@@ -54,14 +54,17 @@ export const accountTierSchema = z.enum(ACCOUNT_TIERS, { error: `tier must be on
 /** A tier read off the internal wire (proto3 strings): anything but `free` (a peer that sends none) is paid. */
 export const tierFromWire = (tier: string): AccountTier => (tier === 'free' ? 'free' : 'paid');
 
-export const createAccountSchema = z.object({
+// Strict, as every admin body: a misspelt field (`credit` for `credit_usd`, `ref` for `reference`,
+// `rpm` for `rate_limit_rpm`) would otherwise be dropped, leaving an account unfunded, a top-up
+// credited twice or a key without its limit.
+export const createAccountSchema = z.strictObject({
   name: text('name'),
   credit_usd: usd('credit_usd', { positive: false }).optional(),
   tier: accountTierSchema.optional(),
 });
 /** PATCH /admin/v1/accounts/{id}: what an operator may change about an account. */
 export const updateAccountSchema = z.strictObject({ tier: accountTierSchema }, { error: 'body must be {"tier": "paid" | "free"}' });
-export const creditAccountSchema = z.object({
+export const creditAccountSchema = z.strictObject({
   amount_usd: usd('amount_usd', { positive: true }),
   reference: text('reference').optional(),
 });
@@ -76,8 +79,9 @@ const keyModels = z
 const keyRateLimitRpm = limit('rate_limit_rpm');
 const keyMaxConcurrency = limit('max_concurrency');
 
-export const createKeySchema = z.object({
-  name: keyName.optional(),
+export const createKeySchema = z.strictObject({
+  // Nullable: what this schema gives (an empty name as null) must pass it again (billing checks what the edge checked).
+  name: keyName.nullable().optional(),
   models: keyModels.optional(),
   rate_limit_rpm: keyRateLimitRpm.optional(),
   max_concurrency: keyMaxConcurrency.optional(),

@@ -371,4 +371,55 @@ export function billingSuite(start: () => Promise<Stack>) {
       expect(await refused(query)).toEqual([400, 'invalid_request_error', 'limit']);
     expect((await refused('before=x'))[0]).toBe(400);
   });
+
+  it("takes an account's id in any letter case as the one account: a top-up through an upper-case id is the balance its keys spend", async () => {
+    const { id } = await admin.createAccount(`case-${Date.now()}`, 0);
+    const upper = id.toUpperCase();
+    expect(upper).not.toBe(id);
+    const credited = await admin.call<{ balance_usd: number }>('POST', `/accounts/${upper}/credit`, { amount_usd: 1, reference: 'case-1' });
+    expect(credited).toEqual({ status: 200, body: { balance_usd: 1 } });
+    expect(await admin.account(id)).toMatchObject({ id, balance_usd: 1 });
+    expect(await admin.account(upper)).toMatchObject({ id, balance_usd: 1 });
+    // The replay through the other spelling is the same top-up, not a second one.
+    expect((await admin.call('POST', `/accounts/${id}/credit`, { amount_usd: 1, reference: 'case-1' })).body).toEqual({ balance_usd: 1 });
+
+    const { key } = await admin.createKey(upper);
+    expect((await chat(key, { model: MODEL, messages: [{ role: 'user', content: 'spend it' }] })).status).toBe(200);
+    const [entry] = await eventually(
+      () => admin.usage(upper),
+      (e) => e.length === 1,
+    );
+    const account = await eventually(
+      () => admin.account(upper),
+      (a) => a.reserved_usd === 0,
+    );
+    expect(micros(account.balance_usd)).toBe(micros(1) - entry.cost_micros);
+
+    // One webhook secret for the account, whichever spelling asked for it.
+    const secrets = await Promise.all(
+      [id, upper, id].map((spelling) => admin.call<{ account_id: string; secret: string }>('GET', `/accounts/${spelling}/webhook-secret`)),
+    );
+    expect(new Set(secrets.map((r) => `${r.status} ${r.body.account_id} ${r.body.secret}`)).size).toBe(1);
+    expect(secrets[0].body.account_id).toBe(id);
+  });
+
+  it('refuses a misspelt field in an admin body with a 400 naming it, rather than dropping it', async () => {
+    const { id } = await admin.createAccount(`typo-${Date.now()}`, 0);
+    for (const [path, body, field] of [
+      ['/accounts', { name: 'typo', credit: 50 }, 'credit'],
+      [`/accounts/${id}/credit`, { amount_usd: 1, ref: 'inv-1' }, 'ref'],
+      [`/accounts/${id}/keys`, { models: ['sigma-sonnet-4-6'], rpm: 5 }, 'rpm'],
+    ] as const) {
+      const r = await admin.call<{ error: { type: string; message: string } }>('POST', path, body);
+      expect([path, r.status, r.body.error.type, r.body.error.message]).toEqual([
+        path,
+        400,
+        'invalid_request_error',
+        expect.stringContaining(field),
+      ]);
+    }
+    expect(await admin.account(id)).toMatchObject({ balance_usd: 0 });
+    // An empty key name is no name, as PATCH takes it.
+    expect((await admin.call('POST', `/accounts/${id}/keys`, { name: '' })).status).toBe(201);
+  });
 }
