@@ -185,6 +185,14 @@ describe('MCP tools of file and byte capabilities (stand-in specs on the real pi
       [[{ field: 'image', data: PNG.toString('base64') }, 'not a file'], 'files[1]'],
       [[{ field: 'image' }], 'files[0].data'],
       [[{ field: 'image', data: 'data:image/png,%zz' }], 'files[0].data'],
+      [[{ field: 'image', data: 'data:image/png;base64,@@@' }], 'files[0].data'],
+      [
+        [
+          { field: 'image', data: PNG.toString('base64') },
+          { field: 'mask', data: 'not base64!' },
+        ],
+        'files[1].data',
+      ],
     ] as const) {
       const err = await call('test_images_edits', { model: 'edit-model', prompt: 'x', files }).catch((e: unknown) => e);
       expect(err).toMatchObject({ code: -32602, message: expect.stringContaining(`'${field}'`) });

@@ -49,9 +49,19 @@ export function toFormData(args: Record<string, unknown>): FormData {
 
 function decode(file: FileArgument, i: number): { bytes: Buffer; type: string } {
   const uri = /^data:([^;,]*)(;base64)?,(.*)$/s.exec(file.data);
-  if (!uri) return { bytes: Buffer.from(file.data, 'base64'), type: file.content_type ?? 'application/octet-stream' };
-  const bytes = uri[2] ? Buffer.from(uri[3]!, 'base64') : Buffer.from(percentDecoded(uri[3]!, i));
+  if (!uri) return { bytes: base64Decoded(file.data, i), type: file.content_type ?? 'application/octet-stream' };
+  const bytes = uri[2] ? base64Decoded(uri[3]!, i) : Buffer.from(percentDecoded(uri[3]!, i));
   return { bytes, type: file.content_type ?? (uri[1] || 'application/octet-stream') };
+}
+
+/** Base64 (or base64url; line breaks allowed): Buffer.from skips what is not, which would send other bytes than meant. */
+const BASE64 = /^[A-Za-z0-9+/_\-\s]*={0,2}\s*$/;
+
+function base64Decoded(text: string, i: number): Buffer {
+  if (!BASE64.test(text)) {
+    throw new McpError(ErrorCode.InvalidParams, `Invalid '${FILES_ARGUMENT}[${i}].data': expected base64 or a data: URI.`);
+  }
+  return Buffer.from(text, 'base64');
 }
 
 function percentDecoded(text: string, i: number): string {

@@ -3,6 +3,7 @@
  * gateway's tools and resources for the caller the route authenticated.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { McpError, ErrorCode, type ServerResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   CallToolRequestSchema,
@@ -84,7 +85,9 @@ function reportProgress(extra: Extra, progressToken: string | number): () => voi
  * `name` that is not a string) is -32602 Invalid params naming the field. The SDK parses a request
  * against the handler's schema before anything else and answers a refusal with -32603 Internal error
  * and the raw list of zod issues — the answer to a server bug — so the handler is registered on its
- * method alone and the request checked here.
+ * method alone and the request checked here. Server's own setRequestHandler also wraps `tools/call`
+ * in a check of its own that answers the raw issues (as -32602, "Invalid tools/call request: [{…"):
+ * Protocol's, which it overrides, registers the handler as given.
  */
 function onRequest<S extends z.ZodType>(
   server: Server,
@@ -92,5 +95,7 @@ function onRequest<S extends z.ZodType>(
   schema: S,
   handler: (request: z.infer<S>, extra: Extra) => ServerResult | Promise<ServerResult>,
 ): void {
-  server.setRequestHandler(z.looseObject({ method: z.literal(method) }), (request, extra) => handler(parseParams(schema, request), extra));
+  Protocol.prototype.setRequestHandler.call(server, z.looseObject({ method: z.literal(method) }), (request, extra) =>
+    handler(parseParams(schema, request), extra as Extra),
+  );
 }

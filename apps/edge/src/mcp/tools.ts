@@ -43,7 +43,9 @@ export function endpointTool(spec: AnyEndpointSpec): GatewayTool {
       title: spec.path,
       description:
         `${summaryOf(spec)} The same call as POST ${spec.path} with the same ${multipart ? 'form fields (its files as base64 in `files`)' : 'body'}, ` +
-        'priced and limited like it; answers in one piece (no streaming).',
+        'priced and limited like it; answers in one piece (no streaming).' +
+        // Formats per model family (images): which fields go with which models, where agents read first.
+        (typeof schema.description === 'string' ? ` ${schema.description}` : ''),
       inputSchema: (multipart ? withFiles(schema) : schema) as McpTool['inputSchema'],
       annotations: { readOnlyHint: false, openWorldHint: true },
     },

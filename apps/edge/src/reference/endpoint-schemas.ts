@@ -14,8 +14,50 @@ const responses = new WeakMap<AnyEndpointSpec, JsonSchema>();
 /** What a client may send: the schema as input (defaults optional, transforms' inputs). */
 export function requestJsonSchema(spec: AnyEndpointSpec): JsonSchema {
   let schema = requests.get(spec);
-  if (!schema) requests.set(spec, (schema = convert(spec.request, 'input')));
+  if (!schema) requests.set(spec, (schema = spec.requestFormats ? mergedFormats(spec.requestFormats) : convert(spec.request, 'input')));
   return schema;
+}
+
+/**
+ * One object schema for an endpoint whose model families each have a request format: every field of
+ * any format, said for which families; a field the families shape differently is `anyOf` their
+ * shapes. Not a top-level `anyOf` of the formats: tool schemas must be one object (Anthropic's API
+ * refuses an `anyOf` at the top of a tool's `input_schema`, and Claude Code passes MCP tools on).
+ */
+function mergedFormats(formats: NonNullable<AnyEndpointSpec['requestFormats']>): JsonSchema {
+  // field → its shapes (as JSON text) → the families that give it that shape
+  const fields = new Map<string, Map<string, { shape: JsonSchema; families: string[] }>>();
+  let required: string[] | undefined;
+  for (const [family, { schema }] of Object.entries(formats)) {
+    const json = convert(schema, 'input') as { properties: Record<string, JsonSchema>; required?: string[] };
+    const mine = json.required ?? [];
+    required = required === undefined ? mine : required.filter((name) => mine.includes(name));
+    for (const [name, shape] of Object.entries(json.properties)) {
+      const shapes = fields.get(name) ?? new Map<string, { shape: JsonSchema; families: string[] }>();
+      const key = JSON.stringify(shape);
+      shapes.set(key, { shape, families: [...(shapes.get(key)?.families ?? []), family] });
+      fields.set(name, shapes);
+    }
+  }
+  const all = Object.keys(formats).length;
+  const only = (families: string[]) => `${families.join(' and ')} ${families.length > 1 ? 'families' : 'family'}`;
+  const properties = Object.fromEntries(
+    [...fields].map(([name, shapes]) => {
+      const families = [...shapes.values()].flatMap((s) => s.families);
+      const shape =
+        shapes.size === 1
+          ? [...shapes.values()][0].shape
+          : { anyOf: [...shapes.values()].map((s) => ({ ...s.shape, description: `${only(s.families)}` })) };
+      return [name, families.length === all ? shape : { ...shape, description: `${only(families)} only` }];
+    }),
+  );
+  const description =
+    "The request format is the model family's: " +
+    Object.entries(formats)
+      .map(([family, { models, schema }]) => `${family} (${models}): ${Object.keys(schema.shape).join(', ')}`)
+      .join('; ') +
+    '.';
+  return { type: 'object', description, properties, required: required ?? [] };
 }
 
 /** What a successful JSON answer holds. */

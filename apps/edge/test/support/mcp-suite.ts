@@ -75,6 +75,16 @@ export function mcpSuite(start: () => Promise<Stack>) {
     expect(Object.keys(chat.inputSchema.properties!)).toEqual(expect.arrayContaining(['model', 'messages', 'max_tokens', 'tools']));
     // A tool answers in one piece.
     expect(chat.inputSchema.properties).not.toHaveProperty('stream');
+    // Image generation takes a format per model family: the tool says each one's fields, in one object
+    // schema (an agent's model API refuses a tool whose schema is an anyOf at the top).
+    const images = tools.find((t) => t.name === 'images_generations')!;
+    expect(images.inputSchema).toMatchObject({ type: 'object', required: ['model'] });
+    expect(images.inputSchema).not.toHaveProperty('anyOf');
+    expect(Object.keys(images.inputSchema.properties!)).toEqual(
+      expect.arrayContaining(['model', 'prompt', 'size', 'input', 'parameters', 'response_format', 'previous_interaction_id']),
+    );
+    expect(images.description).toMatch(/delta \(delta-image-\*\): model, prompt/);
+    expect((images.inputSchema.properties!.parameters as { description: string }).description).toBe('alpha family only');
   });
 
   it('lists the resources and reads each with its MIME type', async () => {
@@ -329,14 +339,20 @@ export function mcpSuite(start: () => Promise<Stack>) {
 
   it('a request whose params its method refuses is -32602 Invalid params naming the field, never -32603', async () => {
     const cases = [
-      [{ method: 'tools/call', params: { name: 'list_models', arguments: [1] } }, 'arguments'],
-      [{ method: 'tools/call', params: { name: 5 } }, 'name'],
+      [{ method: 'tools/call', params: { name: 'list_models', arguments: [1] } }, 'params.arguments'],
+      [{ method: 'tools/call', params: { name: 5 } }, 'params.name'],
+      [{ method: 'tools/call' }, 'params'],
       [{ method: 'resources/read', params: { uri: 7 } }, 'params.uri'],
       [{ method: 'tools/list', params: { cursor: 5 } }, 'params.cursor'],
     ] as const;
     for (const [request, field] of cases) {
       const body = await json(await postRpc({ id: 9, ...request }));
-      expect(body.error).toMatchObject({ code: -32602, message: expect.stringContaining(field) });
+      // The gateway's one sentence naming the field, as an HTTP 400 says it; not a dump of zod's issues.
+      expect([field, body.error.code, body.error.message]).toEqual([
+        field,
+        -32602,
+        expect.stringMatching(`^MCP error -32602: Invalid '${field}': [^\\n]+$`),
+      ]);
     }
   });
 

@@ -75,6 +75,12 @@ export interface EndpointSpec<Req = unknown, Res = unknown, Ev = unknown> {
   /** The public request schema: a 400 naming the field when it fails. */
   readonly request: z.ZodType<Req>;
   /**
+   * Where `request` checks only what every model shares and each model family has a request format of
+   * its own (images: alpha, gamma, delta), those formats by family, for the generated references
+   * (MCP tools, OpenAPI, /docs) to describe; the family's rules check them once the model is known.
+   */
+  readonly requestFormats?: Readonly<Record<string, { models: string; schema: z.ZodObject }>>;
+  /**
    * A small valid request (the built-in catalogue serves its model). The hostile-input suite mutates
    * it field by field, so a new spec is fuzzed without new test code; docs and tools can show it.
    */

@@ -10,9 +10,9 @@ import { GatewayError } from '../../errors';
 import type { Usage } from '../../pricing';
 import { parseOrThrow } from '../../validation';
 import type { EndpointSpec } from '../endpoint-spec';
-import { invalidParameter, isAlphaImageName, planAlphaGeneration } from './alpha-generation';
+import { alphaGenerationSchema, invalidParameter, isAlphaImageName, planAlphaGeneration } from './alpha-generation';
 import { checkDeltaOptions, checkServedOn, deltaWorstCase } from './delta-rules';
-import { planGammaGeneration } from './gamma-generation';
+import { gammaGenerationSchema, planGammaGeneration } from './gamma-generation';
 import { openAiImagesResponseSchema } from './image-response';
 
 export const IMAGE_GENERATIONS_PATH = '/v1/images/generations';
@@ -60,6 +60,11 @@ export const imageGenerationsSpec: EndpointSpec<ImageGenerationRequest, unknown>
   example: { model: 'delta-image-2', prompt: 'A lighthouse at dawn', size: '1024x1024' },
   service: 'media',
   request: imageGenerationRequestSchema,
+  requestFormats: {
+    delta: { models: 'delta-image-*', schema: deltaGenerationSchema },
+    alpha: { models: 'alpha-image-*', schema: alphaGenerationSchema },
+    gamma: { models: 'gamma-*-image*', schema: gammaGenerationSchema },
+  },
   response: z.union([openAiImagesResponseSchema, z.looseObject({})]),
   kinds: ['image', 'image-edit'],
   units: ['input_tokens', 'image_input_tokens', 'output_tokens', 'images', 'image_size'],
