@@ -43,6 +43,22 @@ test('bad emails and passwords are refused with 400', async () => {
   expect(await h.domain.billing.verifyUser('a\u0000b@example.com', 'a long password')).toBeNull();
 });
 
+test("a password's length is counted in characters as people count them (an emoji is one), 8 to 200", async () => {
+  const stamp = Date.now();
+  await expect(h.domain.billing.registerUser(`e4-${stamp}@example.com`, '😀'.repeat(4), 0)).rejects.toMatchObject({
+    status: 400,
+    param: 'password',
+  });
+  await expect(h.domain.billing.registerUser(`e201-${stamp}@example.com`, '😀'.repeat(201), 0)).rejects.toMatchObject({
+    status: 400,
+    param: 'password',
+  });
+  // 150 characters, 300 UTF-16 units: accepted, and the same password logs in.
+  const email = `e150-${stamp}@example.com`;
+  const user = await h.domain.billing.registerUser(email, '😀'.repeat(150), 0);
+  expect(await h.domain.billing.verifyUser(email, '😀'.repeat(150))).toEqual(user);
+});
+
 test('an account lists its keys newest first, without secrets, revoked ones marked', async () => {
   const acc = await h.domain.billing.createAccount('key list', 0);
   const first = await h.domain.billing.createKey(acc.id, { name: 'first' });

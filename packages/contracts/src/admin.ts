@@ -37,12 +37,13 @@ const text = (field: string, min = 1) =>
     .max(200, `${field} must be at most 200 characters`)
     .refine(textCanHold, `${field} must not contain NUL characters`);
 
+// The bound first: 1e20 is past it (zod's int() also refuses it, as past 2^53, in other words).
 const limit = (field: string) =>
   z
     .number({ error: `${field} must be a positive integer` })
+    .max(INT32_MAX, `${field} must be at most ${INT32_MAX}`)
     .int(`${field} must be a positive integer`)
-    .positive(`${field} must be a positive integer`)
-    .max(INT32_MAX, `${field} must be at most ${INT32_MAX}`);
+    .positive(`${field} must be a positive integer`);
 
 /**
  * An account's tier: what an upstream keeps for it follows the tier (SPEC.md §8: gamma stored

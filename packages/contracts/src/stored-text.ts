@@ -16,3 +16,13 @@ export function hasControlCharacters(s: string): boolean {
   // eslint-disable-next-line no-control-regex -- control characters are what is looked for
   return /[\u0000-\u001f\u007f]/.test(s);
 }
+
+/**
+ * The characters of `s` as people (and vendors) count them: code points, not UTF-16 units (an emoji
+ * is one character, where `s.length` counts two).
+ */
+export function characterCount(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}

@@ -2,10 +2,12 @@
  * 400 messages name the field and say what was wrong with it: "is required" only when it is missing,
  * never for a value of the wrong type (517 of 644 wrong-type answers used to say "is required").
  */
+import { createKeySchema } from './admin';
 import { anthropicCountTokensRequestSchema, anthropicMessagesRequestSchema } from './anthropic';
 import { chatCompletionRequestSchema } from './chat';
 import { GatewayError } from './errors';
 import { MAX_MESSAGES } from './limits';
+import { speechRequestSchema } from './endpoints/speech/endpoint';
 import { inputItemsQuerySchema, responsesRequestSchema } from './responses';
 import { parseOrThrow } from './validation';
 import type { z } from 'zod';
@@ -97,6 +99,21 @@ describe('parseOrThrow messages', () => {
     ['count_tokens: an empty body', anthropicCountTokensRequestSchema, undefined, EMPTY_BODY],
     ['responses: an empty body', responsesRequestSchema, undefined, EMPTY_BODY],
     ['chat: a body that is no object', chatCompletionRequestSchema, 5, 'expected object, got number'],
+    [
+      'chat: a body of 1e999 (JSON parses it as Infinity)',
+      chatCompletionRequestSchema,
+      Infinity,
+      'expected object, got a number too large to hold',
+    ],
+    // A message written for the missing case, with more after its "is required": the type seen, not "required".
+    ['speech: input a number', speechRequestSchema, { model: 'm', input: 123 }, "Invalid 'input': expected string, got number"],
+    ['speech: input an array', speechRequestSchema, { model: 'm', input: ['a'] }, "Invalid 'input': expected string, got array"],
+    [
+      'admin: a limit past 2^53',
+      createKeySchema,
+      { rate_limit_rpm: 1e20 },
+      "Invalid 'rate_limit_rpm': rate_limit_rpm must be at most 2147483647",
+    ],
   ])('%s', (_label, schema, body, expected) => {
     expect(messageOf(schema, body)).toBe(expected);
   });

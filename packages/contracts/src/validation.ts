@@ -89,7 +89,7 @@ function describeIssue(issue: Issue, param: string): string {
       return issue.message.startsWith(required) ? issue.message : required;
     }
     // zod's wording, or a message written for the missing case ("model is required"): say what was seen.
-    if (isZodDefault(issue.message) || / is required$/.test(issue.message))
+    if (isZodDefault(issue.message) || / is required\b/.test(issue.message))
       return `expected ${issue.expected}, got ${describeValue(issue.input)}`;
     return issue.message;
   }
@@ -125,6 +125,8 @@ export function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'array';
   // A query parameter coerced to a number ("?limit=abc") arrives as NaN.
   if (Number.isNaN(value)) return 'a value that is not a number';
+  // JSON's 1e999 parses as Infinity.
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'a number too large to hold';
   if (typeof value === 'number' && !Number.isInteger(value)) return 'a fractional number';
   return typeof value === 'object' ? 'object' : typeof value;
 }

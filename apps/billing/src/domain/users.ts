@@ -3,7 +3,7 @@
  * Passwords are kept as argon2id PHC strings (hash-wasm: WebAssembly, so no native binary to ship).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { errors, hasControlCharacters, type AccountTier, type UserView } from '@unigate/contracts';
+import { characterCount, errors, hasControlCharacters, type AccountTier, type UserView } from '@unigate/contracts';
 import { argon2id, argon2Verify } from 'hash-wasm';
 import type { DataSource } from 'typeorm';
 import { insertAccount, requireTier } from './accounts';
@@ -17,6 +17,12 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const isEmail = (normalized: string) => EMAIL.test(normalized) && normalized.length <= 254 && !hasControlCharacters(normalized);
 export const PASSWORD_MIN = 8;
 const PASSWORD_MAX = 200;
+
+/**
+ * A password's length in characters as people count them (an emoji is one, where `length` says two):
+ * 8 to 200. A code point takes at most two UTF-16 units, so a longer string is not counted.
+ */
+const passwordLength = (password: string) => (password.length > 2 * PASSWORD_MAX ? Infinity : characterCount(password));
 
 export function normalizeEmail(email: string): string {
   return typeof email === 'string' ? email.trim().toLowerCase() : '';
@@ -35,7 +41,7 @@ export class UserService {
   async register(email: string, password: string, creditMicros: number, tier: AccountTier = 'paid'): Promise<UserView> {
     const normalized = normalizeEmail(email);
     if (!isEmail(normalized)) throw errors.invalidRequest('email must be an email address', 'email');
-    if (typeof password !== 'string' || password.length < PASSWORD_MIN || password.length > PASSWORD_MAX)
+    if (typeof password !== 'string' || passwordLength(password) < PASSWORD_MIN || passwordLength(password) > PASSWORD_MAX)
       throw errors.invalidRequest(`password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`, 'password');
     requireMicros(creditMicros, 'credit_micros');
     requireTier(tier);
@@ -57,7 +63,7 @@ export class UserService {
     const normalized = normalizeEmail(email);
     // An address no one could have signed up with is unknown without a query.
     const user = isEmail(normalized) ? await this.ds.manager.findOneBy(UserEntity, { email: normalized }) : null;
-    if (typeof password !== 'string' || password.length > PASSWORD_MAX) return null;
+    if (typeof password !== 'string' || passwordLength(password) > PASSWORD_MAX) return null;
     const hash = user?.passwordHash ?? (await (this.dummyHash ??= hashPassword(randomBytes(16).toString('hex'))));
     const ok = await argon2Verify({ password, hash });
     return ok && user ? { id: user.id, email: user.email, account_id: user.accountId } : null;

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { ModelInfo } from '../../catalog';
 import { GatewayError } from '../../errors';
+import { characterCount } from '../../stored-text';
 import type { Usage } from '../../pricing';
 import { fixedShape, type EndpointSpec } from '../endpoint-spec';
 
@@ -45,11 +46,7 @@ export const FOREIGN_VOICES = [
 ];
 
 /** The request's characters as the vendor counts them (code points, not UTF-16 units). */
-export function speechCharacters(input: string): number {
-  let n = 0;
-  for (const _ of input) n++;
-  return n;
-}
+export const speechCharacters: (input: string) => number = characterCount;
 
 const invalid = (param: string, message: string, code = 'invalid_value') => new GatewayError({ status: 400, code, param, message });
 
