@@ -46,8 +46,7 @@ export function registerBodyBudget(fastify: FastifyInstance, budget: BodyBudget,
     // request itself, past this hook's stream). A body declared over the limit is the 413's.
     const length = chunked ? bodyLimit : Number(declared);
     const refused = length <= bodyLimit ? budget.charge(ticket, length) : undefined;
-    // Not read just to be dropped: the connection closes after the answer.
-    if (refused) void reply.header('connection', 'close');
+    // Refused before it is read: the answer's sender reads the rest and drops it (unread-body.ts).
     done(refused ?? null, payload);
   });
 }

@@ -9,6 +9,7 @@ import { HttpException } from '@nestjs/common';
 import { errors, GatewayError, renderError, speaksAnthropic, type ErrorShape } from '@unigate/contracts';
 import { rejections, storageFailure, type Logger } from '@unigate/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { dropUnreadBody } from './unread-body';
 
 export function toGatewayError(err: unknown, logger: Logger, requestId: string): GatewayError {
   if (GatewayError.is(err)) return err;
@@ -90,6 +91,7 @@ export function shouldRetry(status: number): boolean {
 }
 
 export function sendError(reply: FastifyReply, request: FastifyRequest, err: GatewayError, shape: ErrorShape, model?: string) {
+  dropUnreadBody(request, reply);
   // A client that left (499) was not refused.
   if (err.status < 500 && err.status !== 499) rejections.inc({ model: model ?? 'other', reason: String(err.status) });
   if (err.retryAfter !== undefined) void reply.header('retry-after', String(err.retryAfter));

@@ -44,9 +44,6 @@ import { readMultipart } from './multipart-body';
 import { RecentRefusals } from './recent-refusals';
 import { requireRouteAllowed } from './model-route';
 
-/** A refused request's unread body up to this size is drained rather than cut off with the connection. */
-const UNREAD_BODY_KEPT_BYTES = 1024 * 1024;
-
 export interface PipelineDeps {
   catalog: CatalogPort;
   /** Limits and the hold in one step (Redis in distributed mode, memory in standalone). */
@@ -143,10 +140,8 @@ export class EndpointPipeline {
       if (spec.binary || spec.isStream(body)) await this.stream(spec, call, service, clock, admittance, request, reply, family);
       else await this.answer(spec, call, service, clock, admittance, request, reply);
     } catch (err) {
-      // Refused before a large body was read to the end (a file over the limit): do not take the rest.
-      // A small remainder is read and dropped instead, so the client still gets the answer cleanly.
-      if (!request.raw.complete && !(Number(request.headers['content-length']) <= UNREAD_BODY_KEPT_BYTES))
-        void reply.header('connection', 'close');
+      // Refused before a large body was read to the end (a file over the limit): sendError reads the
+      // rest and drops it, so the client still gets the answer.
       sendError(reply, request, toGatewayError(err, this.deps.logger, requestId), spec.errorShape(family), modelId);
     } finally {
       // Once the admission is known (a call may have failed while it was in flight), the slot goes back.

@@ -14,6 +14,7 @@ import { loadVideoView } from './video-view';
 import { WEB_CSS } from './web.css';
 import { signupRefusal, type WebSettings } from './web-settings';
 import type { WebStore } from './web-store';
+import { dropUnreadBody } from '../http/unread-body';
 
 /** Failed log-ins allowed per email and client address in one window, before 429 (a success clears the count). */
 export const LOGIN_MAX_FAILURES = 5;
@@ -116,8 +117,9 @@ export function registerWeb(fastify: FastifyInstance, deps: WebDeps): void {
     );
     // A browser posted the form: answer a page stating this limit, not the API's JSON about its own.
     // Every other failure goes on to the gateway's error handler (thrown to the parent).
-    web.setErrorHandler((err: { code?: unknown }, _request, reply) => {
+    web.setErrorHandler((err: { code?: unknown }, request, reply) => {
       if (err.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') throw err;
+      dropUnreadBody(request, reply);
       return html(
         reply,
         413,

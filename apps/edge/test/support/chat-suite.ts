@@ -410,6 +410,26 @@ export function chatSuite(start: () => Promise<Stack>) {
       expect((await json(refused)).error).toMatchObject({ type: 'invalid_request_error', code: 'unsupported_content_encoding' });
     });
 
+    // Closing the connection at once after the 413 reset it under the SDK's upload: it reported
+    // "Connection error." (EPIPE) and, with its default retries, sent the body again.
+    it('answers a body over the 32 MiB limit with a 413 the openai SDK reads, however much of it is still coming', async () => {
+      for (const mb of [40, 100]) {
+        const err = await client.chat.completions
+          .create({ model: MODEL, messages: [{ role: 'user', content: 'x'.repeat(mb * 1e6) }] })
+          .catch((e: unknown) => e);
+        expect([mb, err]).toEqual([mb, expect.any(OpenAI.APIError)]);
+        expect([mb, (err as InstanceType<typeof OpenAI.APIError>).status, (err as { code?: string }).code]).toEqual([
+          mb,
+          413,
+          'request_too_large',
+        ]);
+      }
+      // The connection the refused body came on serves the next request.
+      expect(
+        (await client.chat.completions.create({ model: MODEL, max_tokens: 4, messages: [{ role: 'user', content: 'hi' }] })).id,
+      ).toBeTruthy();
+    });
+
     it('answers an unknown model with 404 model_not_found', async () => {
       const err = await client.chat.completions
         .create({ model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] })
