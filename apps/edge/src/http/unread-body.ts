@@ -7,6 +7,7 @@
  * lingering close); a client still sending then has its connection closed. One that finishes keeps
  * its connection.
  */
+import { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** How long a refused body's remainder is read and dropped before the connection is closed. */
@@ -14,13 +15,16 @@ export const UNREAD_BODY_LINGER_MS = 10_000;
 
 export function dropUnreadBody(request: FastifyRequest, reply: FastifyReply, lingerMs = UNREAD_BODY_LINGER_MS): void {
   const raw = request.raw;
-  if (raw.complete || raw.destroyed) return;
+  // An in-process request (LocalCalls: MCP tool calls, WebSocket responses) has no connection and a
+  // stand-in socket without destroy(): there is nobody sending to wait for.
+  if (raw.complete || raw.destroyed || !(raw.socket instanceof Socket)) return;
+  const socket = raw.socket;
   // Fastify asks to close when its parser gives up on a body: the bytes still coming would then be
   // read as the next request. They are read as this one's body instead (Node's parser knows its end).
   reply.removeHeader('connection');
   // Whoever was reading stopped (a parser past the limit, a refused stream): drop what comes.
   raw.resume();
-  const timer = setTimeout(() => raw.socket?.destroy(), lingerMs);
+  const timer = setTimeout(() => socket.destroy(), lingerMs);
   timer.unref();
   raw.once('end', () => clearTimeout(timer));
   raw.once('close', () => clearTimeout(timer));
