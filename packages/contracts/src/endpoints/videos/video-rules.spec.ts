@@ -172,6 +172,11 @@ describe('planVideo', () => {
     expect(refusal(() => planVideo(m, r, false))).toEqual({ code: 'InvalidParameter', param });
   });
 
+  it('says what is wrong with a webhook URL that does not parse: its port past 65535', () => {
+    const r = req27(T2V_27, {}, { webhook_url: 'https://example.com:99999/x' });
+    expect(() => planVideo(T2V_27, r, false)).toThrow(/a port up to 65535/);
+  });
+
   it('lets private http webhooks through only when the operator allows them', () => {
     const r = req27(T2V_27, {}, { webhook_url: 'http://127.0.0.1:9000/hook' });
     expect(refusal(() => planVideo(T2V_27, r, false)).param).toBe('webhook_url');

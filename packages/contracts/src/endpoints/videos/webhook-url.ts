@@ -16,7 +16,8 @@ export function checkWebhookUrl(raw: string, allowPrivate: boolean): void {
   try {
     url = new URL(raw);
   } catch {
-    throw invalidParameter('webhook_url must be an absolute URL.', 'webhook_url');
+    // "https://example.com:99999/x" is absolute but not a URL: its port is past 65535.
+    throw invalidParameter('webhook_url must be a valid absolute URL (scheme, host, a port up to 65535).', 'webhook_url');
   }
   const httpAllowed = allowPrivate && url.protocol === 'http:';
   if (url.protocol !== 'https:' && !httpAllowed) throw invalidParameter('webhook_url must be an https URL.', 'webhook_url');
