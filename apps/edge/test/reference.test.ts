@@ -14,7 +14,7 @@ import { requestJsonSchema } from '../src/reference/endpoint-schemas';
 import type { Loose } from './support/use-stack';
 
 /** The sign-up and dashboard pages (HTML forms for people, docs/dashboard.md), not the JSON API. */
-const WEB_PAGES = /^\/(|signup|login|logout|web\.css|dashboard|dashboard\/keys(\/.*)?)$/;
+const WEB_PAGES = /^\/(|signup\/?|login\/?|logout|web\.css|favicon\.ico|dashboard\/?|dashboard\/keys(\/.*)?)$/;
 /** Operator and infrastructure routes, and the reference and MCP routes themselves: not the public HTTP API. */
 const NOT_PUBLIC_API = [
   /^\/admin\//,

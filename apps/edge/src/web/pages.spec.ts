@@ -10,6 +10,8 @@ const view: DashboardView = {
   usage: [],
   recent: [],
   video: null,
+  once: 'once-token-once-token',
+  baseUrl: 'https://gw.example/v1',
 };
 
 const task = (over: Partial<VideoTask>): VideoTask => ({
@@ -56,7 +58,7 @@ describe('dashboard pages', () => {
     ]);
     const videos = section(html, 'videos');
     expect(videos).toContain(
-      '<tr data-task-id="vtask-done"><td><code>vtask-done</code></td><td>beta2.6-t2v</td><td>succeeded</td><td>2026-01-02 03:04:05</td>',
+      '<tr data-task-id="vtask-done"><td class="name"><code>vtask-done</code></td><td>beta2.6-t2v</td><td>succeeded</td><td>2026-01-02 03:04:05</td>',
     );
     expect(videos).toContain('<a href="/v1/files/abc?sig=1&#38;x=2">Video</a>');
     expect(videos).toContain('<td>beta2.7-t2v</td><td>running</td>');

@@ -82,6 +82,10 @@ export interface DashboardView {
   video: VideoView | null;
   /** A key just created: its secret, shown this once. */
   created?: { id: string; key: string };
+  /** The create-key form's one-time token: a resubmitted form (a reload) makes no second key. */
+  once: string;
+  /** The API's base URL as this page was reached (`https://host/v1`). */
+  baseUrl: string;
   error?: string;
   notice?: string;
 }
@@ -94,10 +98,10 @@ export function dashboardPage(v: DashboardView): string {
   const keyRows = v.keys
     .map(
       (k) =>
-        `<tr data-key-id="${esc(k.id)}"><td>${esc(k.name ?? '—')}</td><td><code>${esc(k.prefix)}</code></td><td>${esc(k.created_at.slice(0, 10))}</td><td>${
+        `<tr data-key-id="${esc(k.id)}"><td class="name">${esc(k.name ?? '—')}</td><td><code>${esc(k.prefix)}</code></td><td>${esc(k.created_at.slice(0, 10))}</td><td>${
           k.revoked_at
             ? `revoked ${esc(k.revoked_at.slice(0, 10))}`
-            : `<form class="inline" method="post" action="/dashboard/keys/${esc(k.id)}/revoke">${hidden}<button class="danger" type="submit">Revoke</button></form>`
+            : `<form class="inline" method="post" action="/dashboard/keys/${esc(k.id)}/revoke">${hidden}<button class="danger" type="submit" aria-label="Revoke key ${esc(k.name ?? k.prefix)}">Revoke</button></form>`
         }</td></tr>`,
     )
     .join('');
@@ -126,7 +130,7 @@ export function dashboardPage(v: DashboardView): string {
   const videoRows = (v.video?.tasks ?? [])
     .map(
       (t) =>
-        `<tr data-task-id="${esc(t.id)}"><td><code>${esc(t.id)}</code></td><td>${esc(t.model)}</td><td>${esc(t.status)}</td><td>${esc(
+        `<tr data-task-id="${esc(t.id)}"><td class="name"><code>${esc(t.id)}</code></td><td>${esc(t.model)}</td><td>${esc(t.status)}</td><td>${esc(
           utc(new Date(t.created_at * 1000).toISOString()),
         )}</td><td>${taskResult(t)}</td></tr>`,
     )
@@ -136,11 +140,12 @@ export function dashboardPage(v: DashboardView): string {
 <p class="muted">Your video webhooks are signed with it: verify the Standard Webhooks headers webhook-id, webhook-timestamp and webhook-signature against the raw body (e.g. with the standardwebhooks library).</p></div>`;
   return layout(
     'Dashboard',
-    `${errorBox(v.error)}${v.notice ? `<p class="notice">${esc(v.notice)}</p>` : ''}
+    `<h1>Dashboard</h1>${errorBox(v.error)}${v.notice ? `<p class="notice">${esc(v.notice)}</p>` : ''}
 <section class="card"><h2>Balance</h2><div class="balance" id="balance">${dollars(v.account.balance_usd)}</div>
 <p class="muted">${v.account.reserved_usd > 0 ? `${dollars(v.account.reserved_usd)} held by requests in flight. ` : ''}Account ${esc(v.account.id)}</p></section>
 <section class="card"><h2>API keys</h2>${created}
-<form class="row" method="post" action="/dashboard/keys">${hidden}<input type="text" name="name" aria-label="Key name" placeholder="Key name (optional)" maxlength="200"><button type="submit">Create key</button></form>
+<form class="row" method="post" action="/dashboard/keys">${hidden}<input type="hidden" name="_once" value="${esc(v.once)}"><label class="row-label" for="key-name">Key name (optional)</label><input type="text" id="key-name" name="name" maxlength="200"><button type="submit">Create key</button></form>
+<p class="muted" id="base-url">Send it as <code>Authorization: Bearer sk-…</code> to the base URL <code>${esc(v.baseUrl)}</code> (the openai SDK's <code>baseURL</code>). <a href="/docs">API reference</a></p>
 ${table('<th>Name</th><th>Key</th><th>Created</th><th></th>', keyRows, 'No keys yet.', 'keys')}</section>
 <section class="card"><h2>Usage per day and model (last 30 days)</h2>
 ${table('<th>Day</th><th>Model</th><th class="num">Requests</th><th class="num">Tokens</th><th class="num">Cost</th><th></th>', usageRows, 'No usage yet.', 'usage')}</section>

@@ -3,7 +3,7 @@
  * Registered in their own Fastify context, so their form-encoded bodies never change how the API
  * parses its own (JSON whatever the Content-Type). Every POST checks the form's CSRF token first.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { parse as parseQuery } from 'node:querystring';
 import { GatewayError, type BillingPort, type VideoTaskPort } from '@unigate/contracts';
 import type { Logger } from '@unigate/platform';
@@ -28,9 +28,13 @@ const RECENT_REQUESTS = 20;
 /** The usage table's days: today and the 30 before it (UTC). */
 const USAGE_DAYS = 30;
 const DAY_MS = 86_400_000;
+/** How long a create-key form's one-time token is remembered (a reload after that could make a key again). */
+const KEY_FORM_TTL_MS = 86_400_000;
 /** A sign-up, log-in or dashboard form's largest body (its fields are an email, a password, a name). */
 export const FORM_LIMIT_BYTES = 16_384;
 
+const FAVICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1d2433"/><path d="M9 8v10a7 7 0 0 0 14 0V8h-4v10a3 3 0 0 1-6 0V8z" fill="#fff"/></svg>';
 const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export interface WebDeps {
@@ -70,7 +74,13 @@ export function registerWeb(fastify: FastifyInstance, deps: WebDeps): void {
     return { pair: `web:login-fail:${hashed(normalized, request.ip)}`, email: `web:login-fail-email:${hashed(normalized)}` };
   };
 
-  async function dashboard(reply: FastifyReply, session: Session, extra: Partial<DashboardView> = {}, status = 200) {
+  async function dashboard(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    session: Session,
+    extra: Partial<DashboardView> = {},
+    status = 200,
+  ) {
     const accountId = session.user.account_id;
     const now = Date.now();
     const range = {
@@ -96,6 +106,8 @@ export function registerWeb(fastify: FastifyInstance, deps: WebDeps): void {
     const view = {
       user: session.user,
       csrf: session.csrf,
+      once: randomBytes(18).toString('base64url'),
+      baseUrl: `${request.protocol}://${request.host}/v1`,
       account,
       keys,
       usage,
@@ -128,8 +140,25 @@ export function registerWeb(fastify: FastifyInstance, deps: WebDeps): void {
     });
     const formOf = (request: FastifyRequest): Form => (request.body && typeof request.body === 'object' ? (request.body as Form) : {});
 
+    // A form posted from a page of another origin is refused before anything else, whatever tokens it
+    // carries. The CSRF tokens cannot tell: a page on a sibling host or another port of this one can
+    // set this host's cookies (they ignore ports and may be set for a parent domain), so it can plant
+    // the double-submitted token and log a visitor into the planter's account. The browser says where
+    // a request came from (Sec-Fetch-Site: every current one); one that does not say relies on the tokens.
+    web.addHook('onRequest', async (request, reply) => {
+      if (request.method !== 'POST') return;
+      const site = request.headers['sec-fetch-site'];
+      if (site === undefined || site === 'same-origin' || site === 'none') return;
+      return html(reply, 403, messagePage('Refused', 'This form was sent from another site. Open this page on this site and try again.'));
+    });
+
     // Someone opening the gateway's address in a browser lands where a key is had (or signed up for).
     web.get('/', (_request, reply) => redirect(reply, '/dashboard'));
+
+    // Browsers ask for it on every page; a 404 is an error in their console.
+    web.get('/favicon.ico', (_request, reply) =>
+      reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON_SVG),
+    );
 
     web.get('/web.css', (_request, reply) =>
       reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(WEB_CSS),
@@ -225,18 +254,28 @@ export function registerWeb(fastify: FastifyInstance, deps: WebDeps): void {
 
     web.get(
       '/dashboard',
-      withSession((_request, reply, session) => dashboard(reply, session)),
+      withSession((request, reply, session) => dashboard(request, reply, session)),
     );
+    // Addresses a person may type or keep: the form's own address (after a key was made) among them.
+    for (const path of ['/dashboard/', '/dashboard/keys']) web.get(path, (_request, reply) => redirect(reply, '/dashboard'));
+    for (const path of ['/login/', '/signup/']) web.get(path, (_request, reply) => redirect(reply, path.slice(0, -1)));
 
     web.post(
       '/dashboard/keys',
       withSession(async (request, reply, session) => {
-        const name = formOf(request).name?.trim();
+        const form = formOf(request);
+        // The page shows the new secret once, as the answer to this POST. A reload (or Back, Forward)
+        // sends the same form again: its one-time token, seen before, makes no second key.
+        if (typeof form._once !== 'string' || !/^[\w-]{16,64}$/.test(form._once))
+          return dashboard(request, reply, session, { error: 'The form expired. Please try again.' }, 403);
+        if ((await store.hit(`web:key-form:${hashed(session.csrf, form._once)}`, KEY_FORM_TTL_MS)) > 1)
+          return redirect(reply, '/dashboard');
+        const name = form.name?.trim();
         try {
           const created = await billing.createKey(session.user.account_id, name ? { name } : {});
-          return dashboard(reply, session, { created });
+          return dashboard(request, reply, session, { created });
         } catch (err) {
-          return dashboard(reply, session, { error: userMessage(err) }, 400);
+          return dashboard(request, reply, session, { error: userMessage(err) }, 400);
         }
       }),
     );
@@ -247,7 +286,7 @@ export function registerWeb(fastify: FastifyInstance, deps: WebDeps): void {
         const id = request.params.id ?? '';
         // Only the session's own keys: billing's revoke takes any key id.
         const keys = await billing.listKeys(session.user.account_id);
-        if (!keys.some((k) => k.id === id)) return dashboard(reply, session, { error: 'No such key on this account.' }, 404);
+        if (!keys.some((k) => k.id === id)) return dashboard(request, reply, session, { error: 'No such key on this account.' }, 404);
         await billing.revokeKey(id);
         return redirect(reply, '/dashboard');
       }),

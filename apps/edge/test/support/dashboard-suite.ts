@@ -97,6 +97,61 @@ export function dashboardSuite(name: string, start: () => Promise<Stack>) {
     expect(answer.choices[0].message.content).toBeTruthy();
     await page.goto(`${stack.origin}/dashboard`);
     expect(await page.locator('#new-key').count()).toBe(0);
+    // Where to use it: the base URL as the page was reached, and the reference.
+    expect(await page.textContent('#base-url')).toContain(`${stack.origin}/v1`);
+    expect(await page.getAttribute('#base-url a', 'href')).toBe('/docs');
+  });
+
+  it('makes no second key when the create form is sent again (a reload of the page showing the secret)', async () => {
+    // No DOM types here (the tests compile for Node): each hidden input's name and value.
+    const fields = await page.$$eval('form[action="/dashboard/keys"] input[type=hidden]', (inputs) =>
+      inputs.map((i) => [i.getAttribute('name') ?? '', i.getAttribute('value') ?? ''] as [string, string]),
+    );
+    await page.fill('input[name=name]', 'sent twice');
+    expect(await submit('form[action="/dashboard/keys"] button')).toBe(200);
+    expect(await page.locator('#new-key').count()).toBe(1);
+    const keys = await page.locator('#keys tbody tr').count();
+    // What the browser sends again on a reload: the same form, the same cookie.
+    const again = await fetch(`${other()}/dashboard/keys`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: `unigate_session=${await sessionCookie()}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams([...fields, ['name', 'sent twice']]).toString(),
+    });
+    expect([again.status, again.headers.get('location')]).toEqual([303, '/dashboard']);
+    await page.goto(`${stack.origin}/dashboard`);
+    expect(await page.locator('#keys tbody tr').count()).toBe(keys);
+    // The form's address, typed or bookmarked, is the dashboard.
+    expect(await page.goto(`${stack.origin}/dashboard/keys`).then((r) => [r?.status(), new URL(page.url()).pathname])).toEqual([
+      200,
+      '/dashboard',
+    ]);
+    // Only the first key is kept for the tests that follow.
+    await submit(`#keys tr:has-text("sent twice") button.danger`);
+  });
+
+  it('refuses a form sent from a page of another site, even one that planted the CSRF cookie (login CSRF)', async () => {
+    // A page on another port of this host: cookies ignore ports, so it can set this host's CSRF cookie.
+    const planter = createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html');
+      res.end(`<!doctype html><form id="f" method="post" action="${stack.origin}/login">
+<input name="_csrf" value="planted-token-planted-token-planted-token-x"><input name="email" value="attacker@example.com">
+<input name="password" value="attacker password"></form>
+<script>document.cookie = 'unigate_csrf=planted-token-planted-token-planted-token-x; path=/'; document.getElementById('f').submit();</script>`);
+    });
+    await new Promise<void>((r) => planter.listen(0, '127.0.0.1', () => r()));
+    const fresh = await browser.newContext();
+    try {
+      const victim = await fresh.newPage();
+      const landed = victim.waitForURL(`${stack.origin}/login`);
+      await victim.goto(`http://127.0.0.1:${(planter.address() as AddressInfo).port}/`);
+      await landed;
+      expect(await victim.textContent('main')).toContain('sent from another site');
+      expect((await fresh.cookies()).some((c) => c.name === 'unigate_session')).toBe(false);
+    } finally {
+      await fresh.close();
+      planter.close();
+    }
   });
 
   it('shows the call in the usage per day and model and in the recent requests, and fits a phone', async () => {
@@ -186,7 +241,9 @@ export function dashboardSuite(name: string, start: () => Promise<Stack>) {
     expect((await post('/dashboard/keys', 'name=forged&_csrf=wrong')).status).toBe(403);
     expect((await post('/login', `email=${encodeURIComponent(email)}&password=x`)).status).toBe(403);
     await page.goto(`${stack.origin}/dashboard`);
-    expect(await page.locator('#keys tbody tr').count()).toBe(1);
+    // The key made above, and the one made and revoked by the resubmission test: no forged one.
+    expect(await page.locator('#keys tbody tr').count()).toBe(2);
+    expect(await page.locator('#keys tbody tr:has-text("forged")').count()).toBe(0);
   });
 
   it('revokes the key; the openai client is refused with 401', async () => {
