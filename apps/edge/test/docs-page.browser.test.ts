@@ -43,7 +43,7 @@ describe('/docs in Chromium', () => {
       ports: {
         billing: { authenticate: async (hash: string) => (hash === hashApiKey(KEY) ? TEST_PRINCIPAL : null) } as never,
         catalog: { list: async () => [MODEL] } as never,
-        services: { chat: {} as never, video: {} as never },
+        services: { chat: {} as never, media: {} as never, video: {} as never },
         videoTasks: {
           lookup: async (accountId: string, id: string) => {
             if (accountId !== TEST_PRINCIPAL.account_id || id !== TASK.id) throw errors.notFound(`Video task ${id}`);
@@ -105,7 +105,38 @@ describe('/docs in Chromium', () => {
     await lookup.locator('.out').filter({ hasText: /^200 / }).waitFor({ timeout: 10_000 });
     expect(await lookup.locator('.out').textContent()).toContain('"status": "succeeded"');
 
+    // A multipart endpoint's Try it sends a form with the chosen files (a JSON body was refused 400).
+    // The answer is the browser's own (page.route): what is checked is what the page sends.
+    let sent: { type?: string; body?: string } = {};
+    await page.route('**/v1/images/edits', (route) => {
+      sent = { type: route.request().headers()['content-type'], body: route.request().postDataBuffer()?.toString('latin1') };
+      return route.fulfill({ status: 200, contentType: 'application/json', body: '{"data":[]}' });
+    });
+    const edits = page.locator('#images_edits');
+    await edits.locator('details.try > summary').click();
+    await edits
+      .locator('details.try input[type=file]')
+      .setInputFiles({ name: 'cat.png', mimeType: 'image/png', buffer: Buffer.from('89504e470d0a1a0a', 'hex') });
+    await edits.locator('details.try button').click();
+    await edits.locator('.out').filter({ hasText: /^200 / }).waitFor({ timeout: 10_000 });
+    expect(sent.type).toMatch(/^multipart\/form-data; boundary=/);
+    expect(sent.body).toContain('name="image"; filename="cat.png"');
+    expect(sent.body).toContain('name="prompt"');
+    // An audio answer (speech) is a player, not bytes printed as text; the page's CSP lets it play.
+    await page.route('**/v1/audio/speech', (route) =>
+      route.fulfill({ status: 200, contentType: 'audio/mpeg', body: Buffer.from('fffb9064000000000000', 'hex') }),
+    );
+    const speech = page.locator('#audio_speech');
+    await speech.locator('details.try > summary').click();
+    await speech.locator('details.try button').click();
+    await speech.locator('.out').filter({ hasText: /^200 / }).waitFor({ timeout: 10_000 });
+    expect(await speech.locator('.out').textContent()).toContain('audio/mpeg, 10 bytes');
+    expect(await speech.locator('.media audio').getAttribute('src')).toMatch(/^blob:/);
+
     await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    // Every schema opened to its deepest level still fits (it overflowed to 885 px).
+    await page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })");
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await page.screenshot({ path: artifactPath('docs-phone.png'), fullPage: false });
     expect(problems).toEqual([]);

@@ -60,7 +60,7 @@ export const DOCS_SCRIPT = String.raw`
   const keyInput = $('#key');
   keyInput.value = sessionStorage.getItem('unigate-key') || '';
   keyInput.addEventListener('change', () => sessionStorage.setItem('unigate-key', keyInput.value));
-  const tryIt = (method, path, params, schema, given) => {
+  const tryIt = (method, path, params, schema, given, multipart) => {
     // One input per parameter: path ones fill the path's {name}, query ones are added when filled in.
     const inputs = params.map((p) => [p, h('input', { type: 'text', 'aria-label': p.name, placeholder: p.name + ' (' + p.in + ')' })]);
     const url = () => {
@@ -73,27 +73,50 @@ export const DOCS_SCRIPT = String.raw`
       const search = query.toString();
       return search ? u + '?' + search : u;
     };
-    const body = h('textarea', { rows: '8', spellcheck: 'false' });
+    const body = h('textarea', { rows: '8', spellcheck: 'false', 'aria-label': multipart ? 'Form fields as JSON' : 'Request body (JSON)' });
     body.value = schema ? JSON.stringify(given ?? example(schema), null, 2) : '';
+    // A multipart request (image edits): the JSON's fields become form fields, the chosen files its parts.
+    const fileField = multipart && h('input', { type: 'text', value: 'image', 'aria-label': 'File field name' });
+    const files = multipart && h('input', { type: 'file', multiple: '', accept: 'image/*', 'aria-label': 'Files' });
+    const formBody = () => {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(JSON.parse(body.value || '{}')))
+        for (const one of [].concat(v)) form.append(k, typeof one === 'string' ? one : JSON.stringify(one));
+      for (const f of files.files) form.append(fileField.value || 'image', f, f.name);
+      return form;
+    };
     const out = h('pre', { class: 'out' });
+    const media = h('div', { class: 'media' });
     const send = h('button', { type: 'button' }, 'Send');
     send.addEventListener('click', async () => {
       out.textContent = '…';
+      media.replaceChildren();
       try {
         const res = await fetch(url(), {
           method,
-          headers: { authorization: 'Bearer ' + keyInput.value, ...(schema && { 'content-type': 'application/json' }) },
-          ...(schema && { body: body.value }),
+          headers: { authorization: 'Bearer ' + keyInput.value, ...(schema && !multipart && { 'content-type': 'application/json' }) },
+          ...(schema && { body: multipart ? formBody() : body.value }),
         });
+        const type = res.headers.get('content-type') || '';
+        const head = res.status + ' ' + res.statusText;
+        // Audio or an image (speech, a file): played or shown, not printed as bytes.
+        if (/^(audio|image|video)\//.test(type)) {
+          const blob = await res.blob();
+          const tag = type.startsWith('image/') ? 'img' : type.slice(0, 5);
+          media.append(h(tag, { src: URL.createObjectURL(blob), controls: '', alt: 'The answer' }));
+          out.textContent = head + '\n\n' + type + ', ' + blob.size + ' bytes';
+          return;
+        }
         const text = await res.text();
         let shown = text;
         try { shown = JSON.stringify(JSON.parse(text), null, 2); } catch {}
-        out.textContent = res.status + ' ' + res.statusText + '\n\n' + shown;
+        out.textContent = head + '\n\n' + shown;
       } catch (e) {
         out.textContent = String(e);
       }
     });
-    return h('details', { class: 'try' }, h('summary', {}, 'Try it'), ...inputs.map(([, input]) => input), schema ? body : null, send, out);
+    return h('details', { class: 'try' }, h('summary', {}, 'Try it'), ...inputs.map(([, input]) => input), schema ? body : null,
+      multipart ? [fileField, files] : null, send, out, media);
   };
   $('#title').textContent = doc.info.title + ' ' + doc.info.version;
   $('#intro').textContent = doc.info.description;
@@ -117,7 +140,8 @@ export const DOCS_SCRIPT = String.raw`
           h('td', {}, h('code', {}, status)),
           h('td', {}, r.description, ' ', Object.entries(r.content || {}).map(([type, c]) =>
             h('details', {}, h('summary', {}, type), schemaView(c.schema))))))),
-        tryIt(method.toUpperCase(), path, op.parameters || [], schema, body && body.example)));
+        tryIt(method.toUpperCase(), path, op.parameters || [], schema, body && body.example,
+          Boolean(op.requestBody && op.requestBody.content['multipart/form-data']))));
     }
   }
 })();

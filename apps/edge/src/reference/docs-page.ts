@@ -31,8 +31,15 @@ details details { margin-left: 8px; }
 .try textarea, .try input { width: 100%; font: 13px ui-monospace, monospace; margin: 8px 0; background: transparent; color: inherit; border: 1px solid var(--line); border-radius: 6px; }
 .try input { display: block; padding: 6px 8px; }
 .try button { font: inherit; padding: 6px 14px; border: 0; border-radius: 6px; background: var(--accent); color: #fff; cursor: pointer; }
+.media img, .media audio, .media video { max-width: 100%; margin-top: 8px; }
+details { max-width: 100%; overflow-x: auto; }
 .out { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px; max-height: 400px; overflow: auto; }
-@media (max-width: 720px) { .layout { grid-template-columns: 1fr; } nav { position: static; max-height: none; border-right: 0; border-bottom: 1px solid var(--line); } }
+@media (max-width: 720px) {
+  .layout { grid-template-columns: 1fr; } nav { position: static; max-height: none; border-right: 0; border-bottom: 1px solid var(--line); }
+  /* A field's name above its type: nested schemas' columns would add up past a phone's width. */
+  main table, main tbody, main tr, main td, main td:first-child { display: block; width: auto; } main td:first-child { white-space: normal; }
+  main td + td { border-top: 0; padding-left: 12px; } details details { margin-left: 4px; }
+}
 `;
 
 export const DOCS_HTML = `<!doctype html>
@@ -44,7 +51,7 @@ export const DOCS_HTML = `<!doctype html>
 <style>${STYLE}</style>
 </head>
 <body>
-<header><h1 id="title">Unigate API</h1><input id="key" type="password" placeholder="API key (sk-…) for Try it" autocomplete="off"><a href="/openapi.json">openapi.json</a></header>
+<header><h1 id="title">Unigate API</h1><input id="key" type="password" placeholder="API key (sk-…) for Try it" aria-label="API key for Try it" autocomplete="off"><a href="/openapi.json">openapi.json</a></header>
 <div class="layout"><nav></nav><main><p id="intro" class="desc"></p><div id="ops"></div></main></div>
 <script>${DOCS_SCRIPT}</script>
 </body>
@@ -58,6 +65,9 @@ export const DOCS_CSP = [
   `script-src ${sha256(DOCS_SCRIPT)}`,
   `style-src ${sha256(STYLE)}`,
   "connect-src 'self'",
+  // A Try it answer that is audio or an image is played or shown from the blob it arrived as.
+  'img-src blob:',
+  'media-src blob:',
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",
