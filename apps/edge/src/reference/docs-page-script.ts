@@ -125,7 +125,7 @@ export const DOCS_SCRIPT = String.raw`
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
       const id = op.operationId;
-      nav.append(h('a', { href: '#' + id }, h('span', { class: 'm ' + method }, method.toUpperCase()), ' ' + path));
+      nav.append(h('a', { href: '#' + id, title: method.toUpperCase() + ' ' + path }, h('span', { class: 'm ' + method }, method.toUpperCase()), ' ' + path));
       const body = op.requestBody && Object.values(op.requestBody.content)[0];
       const schema = body && resolve(body.schema);
       main.append(h('section', { id },

@@ -3,13 +3,13 @@ import { createHash } from 'node:crypto';
 import { DOCS_SCRIPT } from './docs-page-script';
 
 const STYLE = `
-:root { color-scheme: light dark; --fg: #1d2330; --muted: #667085; --line: #e4e7ec; --bg: #fff; --accent: #3b5bdb; }
-@media (prefers-color-scheme: dark) { :root { --fg: #e6e8ee; --muted: #98a2b3; --line: #2b3140; --bg: #11141b; --accent: #91a7ff; } }
+:root { color-scheme: light dark; --fg: #1d2330; --muted: #5d6679; --line: #e4e7ec; --field: #7d8696; --bg: #fff; --accent: #3b5bdb; --on-accent: #fff; --req: #b93c06; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6e8ee; --muted: #a3adbd; --line: #2b3140; --field: #7d8696; --bg: #11141b; --accent: #91a7ff; --on-accent: #11141b; --req: #ff9b5c; } }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.5 system-ui, sans-serif; color: var(--fg); background: var(--bg); }
 header { padding: 16px 20px; border-bottom: 1px solid var(--line); display: flex; flex-wrap: wrap; gap: 12px; align-items: center; }
 header h1 { font-size: 18px; margin: 0; flex: 1 1 auto; }
-header input { font: inherit; padding: 6px 8px; min-width: 0; width: 22em; max-width: 100%; border: 1px solid var(--line); border-radius: 6px; background: transparent; color: inherit; }
+header input { font: inherit; padding: 6px 8px; min-width: 0; width: 22em; max-width: 100%; border: 1px solid var(--field); border-radius: 6px; background: transparent; color: inherit; }
 .layout { display: grid; grid-template-columns: 260px 1fr; }
 nav { border-right: 1px solid var(--line); padding: 12px; position: sticky; top: 0; align-self: start; max-height: 100vh; overflow: auto; }
 nav a { display: block; padding: 4px 6px; color: inherit; text-decoration: none; font-size: 13px; border-radius: 4px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
@@ -24,13 +24,13 @@ code { font: 13px ui-monospace, monospace; overflow-wrap: anywhere; }
 details > summary { cursor: pointer; color: var(--accent); }
 details details { margin-left: 8px; }
 .desc { color: var(--muted); font-size: 13px; }
-.req { color: #e8590c; font-size: 11px; }
-.m { font: 700 11px ui-monospace, monospace; padding: 2px 5px; border-radius: 4px; color: #fff; background: #2f9e44; }
-.m.post { background: #1c7ed6; }
+.req { color: var(--req); font-size: 11px; }
+.m { font: 700 11px ui-monospace, monospace; padding: 2px 5px; border-radius: 4px; color: #fff; background: #2b7a3b; }
+.m.post { background: #1864ab; }
 .m.delete { background: #e03131; }
-.try textarea, .try input { width: 100%; font: 13px ui-monospace, monospace; margin: 8px 0; background: transparent; color: inherit; border: 1px solid var(--line); border-radius: 6px; }
+.try textarea, .try input { width: 100%; font: 13px ui-monospace, monospace; margin: 8px 0; background: transparent; color: inherit; border: 1px solid var(--field); border-radius: 6px; }
 .try input { display: block; padding: 6px 8px; }
-.try button { font: inherit; padding: 6px 14px; border: 0; border-radius: 6px; background: var(--accent); color: #fff; cursor: pointer; }
+.try button { font: inherit; padding: 6px 14px; border: 0; border-radius: 6px; background: var(--accent); color: var(--on-accent); cursor: pointer; }
 .media img, .media audio, .media video { max-width: 100%; margin-top: 8px; }
 details { max-width: 100%; overflow-x: auto; }
 .out { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px; max-height: 400px; overflow: auto; }

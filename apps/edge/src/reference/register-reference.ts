@@ -19,6 +19,7 @@ export function registerReference(
       .type('text/html; charset=utf-8')
       .header('content-security-policy', DOCS_CSP)
       .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'same-origin')
       .send(DOCS_HTML),
   );
 }
