@@ -1,4 +1,4 @@
-import { bootstrapCreditUsdEnv, MAX_BALANCE_MICROS } from './admin';
+import { bootstrapCreditUsdEnv, createAccountSchema, createKeySchema, MAX_BALANCE_MICROS } from './admin';
 
 describe('UNIGATE_BOOTSTRAP_CREDIT_USD', () => {
   const message = (value: string) => bootstrapCreditUsdEnv.safeParse(value).error?.issues[0]?.message;
@@ -19,4 +19,13 @@ describe('UNIGATE_BOOTSTRAP_CREDIT_USD', () => {
 
 it('the balance ceiling is a whole number of micro-USD a JS number holds exactly', () => {
   expect(Number.isSafeInteger(MAX_BALANCE_MICROS)).toBe(true);
+});
+
+it('refuses a name or reference with a bidirectional control, which would show another text than it holds', () => {
+  const refused = createKeySchema.safeParse({ name: 'evil\u202etxt.exe' });
+  expect(refused.success).toBe(false);
+  expect(refused.error?.issues[0].message).toMatch(/^name must not contain bidirectional control characters/);
+  expect(createAccountSchema.safeParse({ name: 'team \u2067x' }).success).toBe(false);
+  // Right-to-left text itself is a name like any other.
+  expect(createKeySchema.safeParse({ name: 'מפתח ראשי' }).success).toBe(true);
 });

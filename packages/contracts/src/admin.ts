@@ -1,7 +1,7 @@
 /** Admin API bodies (DESIGN.md §6). */
 import { z } from 'zod';
 import type { Usage } from './pricing';
-import { textCanHold } from './stored-text';
+import { hasBidiControls, textCanHold } from './stored-text';
 
 /** Largest amount one credit or opening balance may carry (far above any real top-up). */
 export const MAX_CREDIT_USD = 1_000_000_000;
@@ -35,7 +35,8 @@ const text = (field: string, min = 1) =>
     .string({ error: `${field} must be a string` })
     .min(min, `${field} must not be empty`)
     .max(200, `${field} must be at most 200 characters`)
-    .refine(textCanHold, `${field} must not contain NUL characters`);
+    .refine(textCanHold, `${field} must not contain NUL characters`)
+    .refine((s) => !hasBidiControls(s), `${field} must not contain bidirectional control characters (U+202A-U+202E, U+2066-U+2069)`);
 
 // The bound first: 1e20 is past it (zod's int() also refuses it, as past 2^53, in other words).
 const limit = (field: string) =>

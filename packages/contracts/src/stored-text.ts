@@ -26,3 +26,11 @@ export function characterCount(s: string): number {
   for (const _ of s) n++;
   return n;
 }
+
+/**
+ * Whether `s` holds a bidirectional control (U+202A-U+202E, U+2066-U+2069): shown in a list, one
+ * reorders what follows it (`evil\u202Etxt.exe` reads "evilexe.txt"). No name needs one.
+ */
+export function hasBidiControls(s: string): boolean {
+  return /[\u202a-\u202e\u2066-\u2069]/.test(s);
+}
