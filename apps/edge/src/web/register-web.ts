@@ -1,7 +1,8 @@
 /**
  * The sign-up, log-in and dashboard pages (docs/dashboard.md): /signup, /login, /logout, /dashboard.
  * Registered in their own Fastify context, so their form-encoded bodies never change how the API
- * parses its own (JSON whatever the Content-Type). Every POST checks the form's CSRF token first.
+ * parses its own (JSON whatever the Content-Type). Every POST from a page of another origin is
+ * refused (Sec-Fetch-Site), then each checks the form's CSRF token first.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { parse as parseQuery } from 'node:querystring';
