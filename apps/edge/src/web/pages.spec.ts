@@ -1,6 +1,6 @@
 import type { VideoTask } from '@unigate/contracts';
 import type { DashboardView } from './pages';
-import { dashboardPage, esc, signupPage } from './pages';
+import { dashboardPage, esc, otherUnits, signupPage } from './pages';
 
 const view: DashboardView = {
   user: { id: 'u', email: '<b>@x.io', account_id: 'a' },
@@ -91,5 +91,28 @@ describe('dashboard pages', () => {
     expect(html).toContain('<p class="muted" id="webhook-secret">Video is not available right now.</p>');
     expect(html).not.toContain('whsec_');
     expect(html).toContain('id="balance"');
+  });
+});
+
+describe('recent requests', () => {
+  it('say what a call was billed for besides tokens (speech, video, images), not only 0 in and 0 out', () => {
+    expect(otherUnits({ input_tokens: 10, output_tokens: 5 })).toBe('');
+    expect(otherUnits({ characters: 1200 })).toBe('1200 characters');
+    expect(otherUnits({ video_seconds: 5, video_resolution: '720p' })).toBe('5 s of video (720p)');
+    expect(otherUnits({ images: 1, image_size: '1024x1024', image_input_tokens: 300 })).toBe('1 image (1024x1024), 300 image input tokens');
+    const entry = {
+      id: 'e',
+      request_id: 'req_1',
+      model: 'alpha3-tts-flash',
+      kind: 'speech',
+      input_tokens: 0,
+      cached_input_tokens: 0,
+      output_tokens: 0,
+      units: { characters: 42 },
+      cost_usd: 0.000042,
+      cost_micros: 42,
+      created_at: '2026-01-02T03:04:05.000Z',
+    };
+    expect(dashboardPage({ ...view, recent: [entry] })).toContain('<td>42 characters</td>');
   });
 });

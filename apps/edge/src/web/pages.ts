@@ -5,6 +5,7 @@ import {
   type DailyModelUsage,
   type KeyView,
   type LedgerEntryView,
+  type Usage,
   type UserView,
   type VideoTask,
 } from '@unigate/contracts';
@@ -117,9 +118,9 @@ export function dashboardPage(v: DashboardView): string {
   const recentRows = v.recent
     .map(
       (e) =>
-        `<tr><td>${esc(utc(e.created_at))}</td><td>${esc(e.model)}</td><td class="num">${e.input_tokens}</td><td class="num">${e.output_tokens}</td><td class="num">${usd(
-          e.cost_micros,
-        )}</td><td class="muted">${esc(e.request_id)}</td></tr>`,
+        `<tr><td>${esc(utc(e.created_at))}</td><td>${esc(e.model)}</td><td class="num">${e.input_tokens}</td><td class="num">${e.output_tokens}</td><td>${esc(
+          otherUnits(e.units),
+        )}</td><td class="num">${usd(e.cost_micros)}</td><td class="muted">${esc(e.request_id)}</td></tr>`,
     )
     .join('');
   const table = (head: string, rows: string, empty: string, id: string) =>
@@ -150,13 +151,26 @@ ${table('<th>Name</th><th>Key</th><th>Created</th><th></th>', keyRows, 'No keys 
 <section class="card"><h2>Usage per day and model (last 30 days)</h2>
 ${table('<th>Day</th><th>Model</th><th class="num">Requests</th><th class="num">Tokens</th><th class="num">Cost</th><th></th>', usageRows, 'No usage yet.', 'usage')}</section>
 <section class="card"><h2>Recent requests</h2>
-${table('<th>Time (UTC)</th><th>Model</th><th class="num">In</th><th class="num">Out</th><th class="num">Cost</th><th>Request</th>', recentRows, 'No requests yet.', 'recent')}</section>
+${table('<th>Time (UTC)</th><th>Model</th><th class="num">In</th><th class="num">Out</th><th>Also billed</th><th class="num">Cost</th><th>Request</th>', recentRows, 'No requests yet.', 'recent')}</section>
 <section class="card"><h2>Video tasks</h2>
 ${v.video ? table('<th>Task</th><th>Model</th><th>Status</th><th>Created (UTC)</th><th>Result</th>', videoRows, 'No video tasks yet.', 'videos') : videoUnavailable('videos')}</section>
 <section class="card"><h2>Webhook signing secret</h2>
 ${v.video ? webhookSecret(v.video.webhookSecret) : videoUnavailable('webhook-secret')}</section>`,
     { email: v.user.email, csrf: v.csrf },
   );
+}
+
+/**
+ * What a call was billed for besides its tokens (images, seconds of video, characters of speech):
+ * a speech or video call's tokens are 0, and its cost would otherwise seem to come from nothing.
+ */
+export function otherUnits(u: Usage): string {
+  const parts: string[] = [];
+  if (u.images) parts.push(`${u.images} image${u.images === 1 ? '' : 's'}${u.image_size ? ` (${u.image_size})` : ''}`);
+  if (u.image_input_tokens) parts.push(`${u.image_input_tokens} image input tokens`);
+  if (u.video_seconds) parts.push(`${u.video_seconds} s of video${u.video_resolution ? ` (${u.video_resolution})` : ''}`);
+  if (u.characters) parts.push(`${u.characters} character${u.characters === 1 ? '' : 's'}`);
+  return parts.join(', ');
 }
 
 /** A video task's result cell: the video's link once succeeded, the error code once failed. */
