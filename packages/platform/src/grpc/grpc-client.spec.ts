@@ -17,6 +17,9 @@ beforeAll(async () => {
   const hung: Partial<CatalogServiceHandlers> = { Resolve: () => void (calls += 1) };
   server = await startGrpcServer('127.0.0.1:0', { catalog: hung as CatalogServiceHandlers });
   client = grpcClient('catalog', `127.0.0.1:${server.port}`);
+  // Connected before the first call: on a loaded host the connection alone once took the whole 300 ms
+  // deadline (a fresh-clone CI run), and the call never reached the server the test says it hangs.
+  await new Promise<void>((resolve, reject) => client.waitForReady(Date.now() + 10_000, (err) => (err ? reject(err) : resolve())));
 });
 afterAll(async () => {
   client?.close();
