@@ -41,7 +41,8 @@ export class UserService {
   async register(email: string, password: string, creditMicros: number, tier: AccountTier = 'paid'): Promise<UserView> {
     const normalized = normalizeEmail(email);
     if (!isEmail(normalized)) throw errors.invalidRequest('email must be an email address', 'email');
-    if (typeof password !== 'string' || passwordLength(password) < PASSWORD_MIN || passwordLength(password) > PASSWORD_MAX)
+    const length = typeof password === 'string' ? passwordLength(password) : 0;
+    if (length < PASSWORD_MIN || length > PASSWORD_MAX)
       throw errors.invalidRequest(`password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`, 'password');
     requireMicros(creditMicros, 'credit_micros');
     requireTier(tier);

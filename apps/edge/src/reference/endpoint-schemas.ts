@@ -47,7 +47,7 @@ function mergedFormats(formats: NonNullable<AnyEndpointSpec['requestFormats']>):
       const shape =
         shapes.size === 1
           ? [...shapes.values()][0].shape
-          : { anyOf: [...shapes.values()].map((s) => ({ ...s.shape, description: `${only(s.families)}` })) };
+          : { anyOf: [...shapes.values()].map((s) => ({ ...s.shape, description: only(s.families) })) };
       return [name, families.length === all ? shape : { ...shape, description: `${only(families)} only` }];
     }),
   );

@@ -4,7 +4,7 @@
  * by frame for MP3. Characters are charged once the first audio byte is on its way, never for a
  * call that failed before.
  */
-import { errors, speechCharacters, speechFormat, speechSpec, speechVoice, type SpeechRequest, type Usage } from '@unigate/contracts';
+import { characterCount, errors, speechFormat, speechSpec, speechVoice, type SpeechRequest, type Usage } from '@unigate/contracts';
 import type { MeasuredStream, ServiceEndpoint } from '../adapter';
 import { wavToMp3 } from '../audio/mp3-encoder';
 import { WavFormatError } from '../audio/wav';
@@ -33,7 +33,7 @@ export const speechEndpoint: ServiceEndpoint<SpeechRequest, never, Uint8Array> =
             maxBytes: MAX_AUDIO_BYTES,
             timeoutMs: AUDIO_FETCH_TIMEOUT_MS,
           });
-          const charge = { characters: answer.characters ?? speechCharacters(req.input) };
+          const charge = { characters: answer.characters ?? characterCount(req.input) };
           if (format === 'wav') {
             for await (const piece of fetched.body) {
               usage = charge;

@@ -45,9 +45,6 @@ export const FOREIGN_VOICES = [
   'cedar',
 ];
 
-/** The request's characters as the vendor counts them (code points, not UTF-16 units). */
-export const speechCharacters: (input: string) => number = characterCount;
-
 const invalid = (param: string, message: string, code = 'invalid_value') => new GatewayError({ status: 400, code, param, message });
 
 /** The voice a request gets: a known one, or the default for another vendor's voice name; else a 400. */
@@ -86,7 +83,8 @@ export function planSpeech(model: ModelInfo, req: SpeechRequest): Usage {
   if (req.instructions !== undefined && !limits?.supports_instructions) {
     throw invalid('instructions', `${model.id} does not take 'instructions'; use an instruct speech model.`, 'unsupported_parameter');
   }
-  return { characters: speechCharacters(req.input) };
+  // Characters as the vendor counts them: code points, not UTF-16 units.
+  return { characters: characterCount(req.input) };
 }
 
 export const speechSpec: EndpointSpec<SpeechRequest, never> = {
